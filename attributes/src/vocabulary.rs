@@ -1,0 +1,97 @@
+//! Attributes are matched by simple name, in any namespace, with or without the
+//! `Attribute` suffix, so users may declare their own.
+
+/// A spec attribute rlc-sharp understands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpecAttr {
+    /// `[MustCall("Dispose")]` on a type or return; `[MustCall]` means no obligation.
+    MustCall,
+    /// `[Owning]` on a parameter, return (`[return: Owning]`), field or property.
+    Owning,
+    /// `[NotOwning]` on a parameter, return, field or property.
+    NotOwning,
+    /// `[MustCallAlias]` on a parameter and on the return or constructor.
+    MustCallAlias,
+    /// `[Calls("target", "Method", ...)]` on a method (AllowMultiple).
+    Calls,
+    /// `[CreatesMustCallFor("this")]` on a method.
+    CreatesMustCallFor,
+    /// JetBrains.Annotations `[MustDisposeResource]` (type: obligation; method or
+    /// constructor: owning return; `false` argument: not owning).
+    MustDisposeResource,
+    /// JetBrains.Annotations `[HandlesResourceDisposal]` (parameter: owning;
+    /// field or property: owning; method: a disposal method of its type).
+    HandlesResourceDisposal,
+    /// Library model only: on a `bool` parameter, `[OwnsIf(false)] bool leaveOpen`
+    /// says the call's ownership transfer or resource alias holds only when the
+    /// argument has that value.
+    OwnsIf,
+    /// Library model only: the parameter is stored as an element of the receiver
+    /// collection (`List<T>.Add(item)`).
+    CollectionElement,
+}
+
+impl SpecAttr {
+    pub const ALL: [SpecAttr; 10] = [
+        SpecAttr::MustCall,
+        SpecAttr::Owning,
+        SpecAttr::NotOwning,
+        SpecAttr::MustCallAlias,
+        SpecAttr::Calls,
+        SpecAttr::CreatesMustCallFor,
+        SpecAttr::MustDisposeResource,
+        SpecAttr::HandlesResourceDisposal,
+        SpecAttr::OwnsIf,
+        SpecAttr::CollectionElement,
+    ];
+
+    /// The attribute's simple name, without the `Attribute` suffix.
+    pub fn name(self) -> &'static str {
+        match self {
+            SpecAttr::MustCall => "MustCall",
+            SpecAttr::Owning => "Owning",
+            SpecAttr::NotOwning => "NotOwning",
+            SpecAttr::MustCallAlias => "MustCallAlias",
+            SpecAttr::Calls => "Calls",
+            SpecAttr::CreatesMustCallFor => "CreatesMustCallFor",
+            SpecAttr::MustDisposeResource => "MustDisposeResource",
+            SpecAttr::HandlesResourceDisposal => "HandlesResourceDisposal",
+            SpecAttr::OwnsIf => "OwnsIf",
+            SpecAttr::CollectionElement => "CollectionElement",
+        }
+    }
+
+    /// Classifies an attribute by the last segment of its name
+    /// (`RlcSharp.Annotations.OwningAttribute` -> `Owning`).
+    pub fn from_name(name: &str) -> Option<SpecAttr> {
+        let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+        let simple = last.strip_suffix("Attribute").unwrap_or(last);
+        SpecAttr::ALL.into_iter().find(|a| a.name() == simple)
+    }
+
+    /// Attributes that only the library model may use.
+    pub fn is_model_only(self) -> bool {
+        matches!(self, SpecAttr::OwnsIf | SpecAttr::CollectionElement)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matches_by_simple_name_with_or_without_suffix() {
+        assert_eq!(SpecAttr::from_name("Owning"), Some(SpecAttr::Owning));
+        assert_eq!(SpecAttr::from_name("OwningAttribute"), Some(SpecAttr::Owning));
+        assert_eq!(
+            SpecAttr::from_name("RlcSharp.Annotations.MustCallAlias"),
+            Some(SpecAttr::MustCallAlias)
+        );
+        assert_eq!(
+            SpecAttr::from_name("global::JetBrains.Annotations.MustDisposeResourceAttribute"),
+            Some(SpecAttr::MustDisposeResource)
+        );
+        assert_eq!(SpecAttr::from_name("Obsolete"), None);
+        assert_eq!(SpecAttr::from_name("Owningx"), None);
+    }
+}

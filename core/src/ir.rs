@@ -1,0 +1,375 @@
+//! The core IR: one control-flow graph per method body, of three-address
+//! statements in the paper's language (section 2.4): `x = new T(..)`,
+//! `x = m(recv, args)`, `x = y`, `x = y.f`, `y.f = x`, `return x`, `throw`,
+//! branches on `x == null` / `x != null`, with a temporary for every value
+//! that may carry an obligation.
+//!
+//! The graph is statement-level (one node per statement), as Algorithm 1 maps
+//! each statement to the facts reaching it. Every node that may throw has an
+//! exceptional edge to the innermost handler (a `catch`, a `finally`, or the
+//! exceptional exit); the checker decides which of those edges to believe
+//! (the exception model).
+
+use serde::Serialize;
+
+use crate::program::{Const, FieldId, MethodId, ParamMode, TypeId, ValueTy};
+use crate::span::Span;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct VarId(pub u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct NodeId(pub u32);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum VarKind {
+    /// The formal parameter at this index.
+    Param(u32),
+    /// The receiver.
+    This,
+    /// A local the user declared.
+    Local,
+    /// A temporary the lowering introduced for a subexpression.
+    Temp,
+    /// A variable of an enclosing method captured by this lambda or local function.
+    Captured,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Var {
+    pub name: String,
+    pub kind: VarKind,
+    pub ty: ValueTy,
+    /// Where it is declared (for temporaries: the expression it holds).
+    pub span: Span,
+}
+
+/// A statement's operand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Operand {
+    Var(VarId),
+    Const(Const),
+    /// An argument left out; the parameter's default value is used.
+    Default,
+}
+
+impl Operand {
+    pub fn var(&self) -> Option<VarId> {
+        match self {
+            Operand::Var(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// A field as the lowering could resolve it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum FieldRef {
+    Known(FieldId),
+    /// A field or property the front end could not resolve.
+    Unknown(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Callee {
+    Method(MethodId),
+    /// A call the front end could not bind; the name is kept for messages.
+    Unresolved(String),
+    /// Invoking a delegate held in a variable.
+    Delegate(VarId),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum CallKind {
+    Ordinary,
+    /// `new T(..)`: the result is a fresh object.
+    New,
+    /// `: base(..)` in a constructor.
+    BaseConstructor,
+    /// `: this(..)` in a constructor.
+    ThisConstructor,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Arg {
+    /// The callee parameter this argument binds to (after named arguments and
+    /// `params` are sorted out); `None` when the callee is unknown.
+    pub param: Option<u32>,
+    pub value: Operand,
+    pub mode: ParamMode,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Call {
+    pub dst: Option<VarId>,
+    pub callee: Callee,
+    pub kind: CallKind,
+    pub receiver: Option<VarId>,
+    pub args: Vec<Arg>,
+    /// `await m(..)` folded into the call: `dst` is the awaited result.
+    pub awaited: bool,
+    /// The static type of the result (after `await`, if awaited).
+    pub ty: ValueTy,
+    /// Type whose constructor this is, for `new` (also when the constructor
+    /// itself could not be resolved).
+    pub new_type: Option<TypeId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Stmt {
+    /// Entry, join points, and anything without an effect on obligations.
+    Nop,
+    /// `dst = src`.
+    Copy { dst: VarId, src: Operand },
+    /// `dst = <value from somewhere the lowering cannot see>`: for example the
+    /// result of `await task` on a task variable. `owning` says whether the value
+    /// comes with an obligation for this method.
+    Opaque { dst: VarId, owning: bool },
+    /// `dst = base.field` (`base` is `None` for a static field).
+    Load {
+        dst: VarId,
+        base: Option<VarId>,
+        field: FieldRef,
+    },
+    /// `base.field = src`.
+    Store {
+        base: Option<VarId>,
+        field: FieldRef,
+        src: Operand,
+    },
+    /// `dst = callee(receiver, args)`, including `new`.
+    Call(Box<Call>),
+    /// `dst = <one element of collection>` (a `foreach` variable, an indexer read).
+    Element { dst: VarId, collection: VarId },
+    /// `collection[..] = src` or another store into an array or collection the
+    /// lowering recognised.
+    StoreElement { collection: VarId, src: Operand },
+    /// `dst = <lambda or local function `body`>` capturing `captures`.
+    Closure {
+        dst: Option<VarId>,
+        body: u32,
+        captures: Vec<VarId>,
+    },
+    /// `return value` (also assignment to the result of an expression-bodied member).
+    Return(Option<Operand>),
+    /// `yield return value`: the value goes to the consumer of the iterator.
+    Yield(Operand),
+    /// `throw value` (`None`: rethrow).
+    Throw(Option<VarId>),
+    /// The values escape somewhere the analyses cannot follow (an unsupported
+    /// construct); obligations of these variables are given up without a report.
+    Escape(Vec<VarId>),
+    /// These variables go out of scope here: the place a leak is reported.
+    ScopeEnd(Vec<VarId>),
+}
+
+/// What a branch tests.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Cond {
+    /// `var == null`: the true edge knows `var` is null.
+    IsNull(VarId),
+    /// The variable itself (a `bool`): the true edge knows it is `true`.
+    Bool(VarId),
+    /// Anything else.
+    Opaque,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Succ {
+    /// The exits have no successor.
+    None,
+    Goto(NodeId),
+    Branch {
+        cond: Cond,
+        if_true: NodeId,
+        if_false: NodeId,
+    },
+    /// Several targets without a known condition (a `switch`).
+    Multi(Vec<NodeId>),
+}
+
+impl Succ {
+    pub fn targets(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let (a, b, rest): (Option<NodeId>, Option<NodeId>, &[NodeId]) = match self {
+            Succ::None => (None, None, &[]),
+            Succ::Goto(n) => (Some(*n), None, &[]),
+            Succ::Branch {
+                if_true, if_false, ..
+            } => (Some(*if_true), Some(*if_false), &[]),
+            Succ::Multi(v) => (None, None, v.as_slice()),
+        };
+        a.into_iter().chain(b).chain(rest.iter().copied())
+    }
+}
+
+/// An edge taken when the statement throws.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExcEdge {
+    pub target: NodeId,
+    /// Inside a `try` the user wrote with a `catch` or `finally`: the code shows it
+    /// expects exceptions here (the Tracker paper's belief rule).
+    pub explicit: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Node {
+    pub stmt: Stmt,
+    pub span: Span,
+    pub succ: Succ,
+    pub exc: Option<ExcEdge>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum BodyKind {
+    Method,
+    Constructor,
+    /// Static constructor together with static field initializers.
+    StaticConstructor,
+    Accessor,
+    /// A lambda or anonymous method nested in another body.
+    Lambda,
+    LocalFunction,
+    /// Top-level statements of a program.
+    TopLevel,
+}
+
+/// One method body as a CFG.
+#[derive(Clone, Debug, Serialize)]
+pub struct Body {
+    /// The method this body implements (`None` for lambdas and top-level code).
+    pub method: Option<MethodId>,
+    /// For lambdas and local functions: the body (by index in the same
+    /// `Bodies`) that contains them.
+    pub parent: Option<u32>,
+    /// `Type.Method`, `Type..ctor`, `Type.Method.<lambda#1>`, for messages and dumps.
+    pub name: String,
+    pub kind: BodyKind,
+    pub vars: Vec<Var>,
+    pub nodes: Vec<Node>,
+    pub entry: NodeId,
+    /// Normal exit: reaching it means the method returned.
+    pub exit: NodeId,
+    /// Exceptional exit: reaching it means an exception left the method.
+    pub exc_exit: NodeId,
+    pub is_async: bool,
+    pub is_iterator: bool,
+    pub span: Span,
+}
+
+impl Body {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.index()]
+    }
+    /// Normal and exceptional successors.
+    pub fn successors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let n = self.node(id);
+        n.succ.targets().chain(n.exc.as_ref().map(|e| e.target))
+    }
+    pub fn param_var(&self, index: u32) -> Option<VarId> {
+        self.vars
+            .iter()
+            .position(|v| v.kind == VarKind::Param(index))
+            .map(|i| VarId(i as u32))
+    }
+    pub fn this_var(&self) -> Option<VarId> {
+        self.vars
+            .iter()
+            .position(|v| v.kind == VarKind::This)
+            .map(|i| VarId(i as u32))
+    }
+}
+
+/// Builds a `Body` node by node; used by the lowering and by tests.
+#[derive(Debug)]
+pub struct BodyBuilder {
+    body: Body,
+}
+
+impl BodyBuilder {
+    /// A body with an entry, a normal exit and an exceptional exit.
+    pub fn new(name: impl Into<String>, kind: BodyKind, span: Span) -> BodyBuilder {
+        let mk = |stmt| Node {
+            stmt,
+            span,
+            succ: Succ::None,
+            exc: None,
+        };
+        BodyBuilder {
+            body: Body {
+                method: None,
+                parent: None,
+                name: name.into(),
+                kind,
+                vars: Vec::new(),
+                nodes: vec![mk(Stmt::Nop), mk(Stmt::Nop), mk(Stmt::Nop)],
+                entry: NodeId(0),
+                exit: NodeId(1),
+                exc_exit: NodeId(2),
+                is_async: false,
+                is_iterator: false,
+                span,
+            },
+        }
+    }
+    pub fn body_mut(&mut self) -> &mut Body {
+        &mut self.body
+    }
+    pub fn body(&self) -> &Body {
+        &self.body
+    }
+    pub fn entry(&self) -> NodeId {
+        self.body.entry
+    }
+    pub fn exit(&self) -> NodeId {
+        self.body.exit
+    }
+    pub fn exc_exit(&self) -> NodeId {
+        self.body.exc_exit
+    }
+    pub fn var(&mut self, name: impl Into<String>, kind: VarKind, ty: ValueTy, span: Span) -> VarId {
+        self.body.vars.push(Var {
+            name: name.into(),
+            kind,
+            ty,
+            span,
+        });
+        VarId(self.body.vars.len() as u32 - 1)
+    }
+    /// Adds a node with no successor yet.
+    pub fn node(&mut self, stmt: Stmt, span: Span) -> NodeId {
+        self.body.nodes.push(Node {
+            stmt,
+            span,
+            succ: Succ::None,
+            exc: None,
+        });
+        NodeId(self.body.nodes.len() as u32 - 1)
+    }
+    pub fn set_succ(&mut self, from: NodeId, succ: Succ) {
+        self.body.nodes[from.index()].succ = succ;
+    }
+    pub fn goto(&mut self, from: NodeId, to: NodeId) {
+        self.set_succ(from, Succ::Goto(to));
+    }
+    pub fn set_exc(&mut self, from: NodeId, exc: Option<ExcEdge>) {
+        self.body.nodes[from.index()].exc = exc;
+    }
+    pub fn finish(self) -> Body {
+        self.body
+    }
+}

@@ -1,0 +1,376 @@
+//! The program as the analyses see it: every type, method and field with its
+//! resource specification (the "spec table"). The front end fills it from source
+//! attributes, the user's config, the library model and defaults; inference adds
+//! to it. Each spec fact remembers where it came from, so a finding can say why.
+
+use serde::Serialize;
+
+use crate::span::Span;
+
+macro_rules! id_type {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A type (class, struct, interface, ...) of the program or of the library model.
+    TypeId
+);
+id_type!(
+    /// A method, constructor, accessor, operator or local function.
+    MethodId
+);
+id_type!(
+    /// A field, or the backing storage of an auto-property.
+    FieldId
+);
+
+/// Where a spec fact came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Provenance {
+    /// The paper's defaults (returns owning, parameters and fields not).
+    Default,
+    /// Written in the source as an attribute at this place.
+    Source(Span),
+    /// The embedded .NET library model.
+    Library,
+    /// The user's `rlc-sharp.toml`.
+    Config,
+    /// Inferred by the rule `rule`; `evidence` is the code that made it fire.
+    Inferred { rule: &'static str, evidence: Span },
+}
+
+impl Provenance {
+    pub fn is_inferred(&self) -> bool {
+        matches!(self, Provenance::Inferred { .. })
+    }
+    /// Facts a person or the model stated, which inference must never contradict.
+    pub fn is_stated(&self) -> bool {
+        matches!(self, Provenance::Source(_) | Provenance::Library | Provenance::Config)
+    }
+}
+
+/// A must-call obligation: calling any one of `methods` discharges it.
+///
+/// C# types have one disposal protocol; `Dispose`, `DisposeAsync` and the
+/// library's `Close` are alternatives of it, so the set is disjunctive.
+/// An empty set is "no obligation" (`[MustCall]` with no argument).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct MustCall {
+    pub methods: Vec<String>,
+}
+
+impl MustCall {
+    pub fn none() -> MustCall {
+        MustCall::default()
+    }
+    pub fn of<S: Into<String>>(methods: impl IntoIterator<Item = S>) -> MustCall {
+        let mut m: Vec<String> = methods.into_iter().map(Into::into).collect();
+        m.sort();
+        m.dedup();
+        MustCall { methods: m }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.methods.is_empty()
+    }
+    pub fn is_satisfied_by(&self, method: &str) -> bool {
+        self.methods.iter().any(|m| m == method)
+    }
+    /// `Dispose()` or `Dispose()`/`DisposeAsync()` for messages.
+    pub fn display(&self) -> String {
+        self.methods
+            .iter()
+            .map(|m| format!("{m}()"))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum TypeKind {
+    Class,
+    Struct,
+    Interface,
+    Enum,
+    Delegate,
+    Record,
+    RecordStruct,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Origin {
+    /// Declared in the analysed source.
+    Source,
+    /// Declared by the embedded library model or the user's extra specs.
+    Library,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TypeDef {
+    /// Fully qualified display name, with type parameters: `System.IO.Stream`, `App.Pool<T>`.
+    pub name: String,
+    pub kind: TypeKind,
+    pub origin: Origin,
+    /// Direct base class and interfaces.
+    pub supertypes: Vec<TypeId>,
+    /// `[MustCall(...)]` on the type itself or the library model's `must_call`;
+    /// `None` means "inherit from the supertypes".
+    pub must_call: Option<(MustCall, Provenance)>,
+    /// Further methods that discharge the obligation (the library's `Close`).
+    pub also_disposes: Vec<String>,
+    pub fields: Vec<FieldId>,
+    pub methods: Vec<MethodId>,
+    pub is_abstract: bool,
+    pub is_sealed: bool,
+    pub is_static: bool,
+    /// Declares a finalizer (`~T()`); a hint that it wraps an unmanaged resource.
+    pub has_finalizer: bool,
+    /// The declaration's name (first part, for partial types).
+    pub span: Option<Span>,
+    /// Every span of the declaration (all parts of a partial type).
+    pub decl_spans: Vec<Span>,
+}
+
+/// Ownership of a parameter, return, field or property.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Ownership {
+    /// The paper's default for this position.
+    #[default]
+    Default,
+    Owning(Provenance),
+    NotOwning(Provenance),
+}
+
+impl Ownership {
+    pub fn is_owning(&self, default: bool) -> bool {
+        match self {
+            Ownership::Default => default,
+            Ownership::Owning(_) => true,
+            Ownership::NotOwning(_) => false,
+        }
+    }
+    pub fn provenance(&self) -> Option<&Provenance> {
+        match self {
+            Ownership::Default => None,
+            Ownership::Owning(p) | Ownership::NotOwning(p) => Some(p),
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ParamMode {
+    Value,
+    Ref,
+    Out,
+    In,
+    Params,
+}
+
+/// A constant known at compile time, as far as the analyses care.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Const {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    /// Some other constant (a float, an enum member, ...).
+    Other,
+}
+
+/// "The ownership transfer or resource alias of this call holds only when the
+/// argument for parameter `param` is `holds_when`" (`leaveOpen`, `disposeHandler`,
+/// `ownsHandle`, ...). `default` is the parameter's value when omitted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OwnershipCondition {
+    pub param: u32,
+    pub holds_when: bool,
+    pub default: Option<bool>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamDef {
+    pub name: String,
+    pub ty: ValueTy,
+    pub mode: ParamMode,
+    pub ownership: Ownership,
+    /// `[MustCallAlias]`: the result wraps this argument.
+    pub must_call_alias: Option<Provenance>,
+    /// Adding this argument to the receiver collection (`List<T>.Add(item)`).
+    pub collection_element: bool,
+    pub default: Option<Const>,
+    pub span: Option<Span>,
+}
+
+/// Which value a `[Calls]` / `[CreatesMustCallFor]` spec is about.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Target {
+    /// The receiver itself.
+    This,
+    /// `this.f` for a field of the declaring class.
+    Field(FieldId),
+    /// The parameter at this index.
+    Param(u32),
+}
+
+/// `[Calls(target, methods)]`: on normal return the method guarantees that one of
+/// `methods` has been called on `target`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CallsSpec {
+    pub target: Target,
+    pub methods: Vec<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum MethodKind {
+    Ordinary,
+    Constructor,
+    StaticConstructor,
+    Finalizer,
+    Getter,
+    Setter,
+    /// `init` accessor.
+    Init,
+    EventAccessor,
+    Operator,
+    LocalFunction,
+    Lambda,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MethodDef {
+    pub name: String,
+    pub owner: TypeId,
+    pub kind: MethodKind,
+    pub params: Vec<ParamDef>,
+    pub ret: ValueTy,
+    /// Ownership of the returned value (default: owning for methods, not owning for
+    /// property getters: a property exposes state the object already owns).
+    pub ret_ownership: Ownership,
+    /// `[return: MustCall(...)]`: overrides the obligation of the returned type.
+    pub ret_must_call: Option<(MustCall, Provenance)>,
+    /// `[MustCallAlias]` on the return (or constructor): the result is a resource
+    /// alias of the parameter marked `[MustCallAlias]` (or of the receiver).
+    pub ret_must_call_alias: Option<Provenance>,
+    /// `[MustCallAlias]` on the receiver: the result wraps `this`.
+    pub this_must_call_alias: Option<Provenance>,
+    pub calls: Vec<CallsSpec>,
+    pub creates_must_call_for: Vec<(Target, Provenance)>,
+    /// Methods this one overrides or implements.
+    pub overrides: Vec<MethodId>,
+    /// The property this accessor belongs to, by name (for messages).
+    pub property: Option<String>,
+    pub is_static: bool,
+    pub is_abstract: bool,
+    pub is_virtual: bool,
+    pub is_async: bool,
+    pub has_body: bool,
+    pub span: Option<Span>,
+}
+
+impl MethodDef {
+    pub fn is_constructor(&self) -> bool {
+        self.kind == MethodKind::Constructor
+    }
+    /// Whether the returned value is owned by the caller.
+    pub fn returns_owning(&self) -> bool {
+        let default = !matches!(self.kind, MethodKind::Getter);
+        self.ret_ownership.is_owning(default)
+    }
+    /// The index of the `[MustCallAlias]` parameter, if any.
+    pub fn must_call_alias_param(&self) -> Option<u32> {
+        self.params
+            .iter()
+            .position(|p| p.must_call_alias.is_some())
+            .map(|i| i as u32)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldDef {
+    pub name: String,
+    pub owner: TypeId,
+    pub ty: ValueTy,
+    pub ownership: Ownership,
+    pub is_readonly: bool,
+    pub is_static: bool,
+    /// The storage of an auto-property (`{ get; }` is readonly, `{ get; set; }` not).
+    pub is_auto_property: bool,
+    pub span: Option<Span>,
+}
+
+/// The static type of a value as far as obligations go.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct ValueTy {
+    /// The class or interface (for a type parameter: its constraint).
+    pub ty: Option<TypeId>,
+    /// The element type, for arrays and known collections and enumerables.
+    pub element: Option<TypeId>,
+}
+
+impl ValueTy {
+    pub const UNKNOWN: ValueTy = ValueTy {
+        ty: None,
+        element: None,
+    };
+    pub fn of(ty: TypeId) -> ValueTy {
+        ValueTy {
+            ty: Some(ty),
+            element: None,
+        }
+    }
+}
+
+/// The spec table.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Program {
+    pub types: Vec<TypeDef>,
+    pub methods: Vec<MethodDef>,
+    pub fields: Vec<FieldDef>,
+    /// `System.IDisposable` and `System.IAsyncDisposable`, when known.
+    pub well_known: WellKnown,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct WellKnown {
+    pub disposable: Option<TypeId>,
+    pub async_disposable: Option<TypeId>,
+}
+
+impl Program {
+    pub fn ty(&self, id: TypeId) -> &TypeDef {
+        &self.types[id.index()]
+    }
+    pub fn method(&self, id: MethodId) -> &MethodDef {
+        &self.methods[id.index()]
+    }
+    pub fn field(&self, id: FieldId) -> &FieldDef {
+        &self.fields[id.index()]
+    }
+    pub fn add_type(&mut self, def: TypeDef) -> TypeId {
+        self.types.push(def);
+        TypeId(self.types.len() as u32 - 1)
+    }
+    pub fn add_method(&mut self, def: MethodDef) -> MethodId {
+        let owner = def.owner;
+        self.methods.push(def);
+        let id = MethodId(self.methods.len() as u32 - 1);
+        self.types[owner.index()].methods.push(id);
+        id
+    }
+    pub fn add_field(&mut self, def: FieldDef) -> FieldId {
+        let owner = def.owner;
+        self.fields.push(def);
+        let id = FieldId(self.fields.len() as u32 - 1);
+        self.types[owner.index()].fields.push(id);
+        id
+    }
+}

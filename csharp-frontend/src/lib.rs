@@ -1,0 +1,14 @@
+//! rlc-csharp: the C# front end of rlc-sharp.
+//!
+//! One module per job, in pipeline order:
+//! - [`project`]: from a path to projects and their source files (MSBuild semantics);
+//! - [`parse`]: from a file's bytes to [`hir::FileSyntax`] (preprocessor, tree-sitter, repairs);
+//! - [`index`]: the symbol table of a project and the projects it references,
+//!   plus the library model, as a [`rlc_core::program::Program`];
+//! - [`resolve`]: names and static types of every expression of a body;
+//! - [`lower`]: from a resolved body to the core IR.
+
+pub mod hir;
+pub mod parse;
+pub mod project;
+pub mod source;

@@ -1,0 +1,1 @@
+//! Project discovery (to be written).

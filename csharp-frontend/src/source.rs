@@ -1,0 +1,173 @@
+//! Source files: decoding bytes into text and mapping offsets to lines.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use rlc_core::FileId;
+
+/// A decoded source file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub id: FileId,
+    pub path: PathBuf,
+    pub text: Arc<str>,
+    pub lines: LineIndex,
+}
+
+impl SourceFile {
+    pub fn new(id: FileId, path: PathBuf, text: impl Into<Arc<str>>) -> SourceFile {
+        let text = text.into();
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            id,
+            path,
+            text,
+            lines,
+        }
+    }
+}
+
+/// Why a file's bytes could not be turned into text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not valid UTF-8 and no BOM naming another encoding.
+    NotUtf8 { offset: usize },
+    /// Contains NUL bytes without a UTF-16 BOM: most likely a binary file.
+    Binary,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::NotUtf8 { offset } => write!(
+                f,
+                "not valid UTF-8 (first bad byte at offset {offset}) and no byte-order mark naming UTF-16; save it as UTF-8"
+            ),
+            DecodeError::Binary => f.write_str("looks like a binary file (contains NUL bytes), not C# source"),
+        }
+    }
+}
+
+/// Decodes UTF-8 (with or without BOM) and UTF-16 LE/BE with BOM. The BOM is
+/// dropped; offsets in the result are offsets into the returned text.
+pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
+    if let Some((encoding, bom_len)) = encoding_rs::Encoding::for_bom(bytes) {
+        let (text, had_errors) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
+        if had_errors && encoding == encoding_rs::UTF_8 {
+            let offset = match std::str::from_utf8(&bytes[bom_len..]) {
+                Err(e) => e.valid_up_to() + bom_len,
+                Ok(_) => 0,
+            };
+            return Err(DecodeError::NotUtf8 { offset });
+        }
+        return Ok(text.into_owned());
+    }
+    if bytes.contains(&0) {
+        return Err(DecodeError::Binary);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(e) => Err(DecodeError::NotUtf8 {
+            offset: e.valid_up_to(),
+        }),
+    }
+}
+
+/// Line starts of a text, for offset -> (line, column) conversion.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineIndex {
+    starts: Vec<u32>,
+}
+
+/// A 1-based line and column (columns count characters, as SARIF and editors do).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        LineIndex { starts }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// 0-based line of a byte offset.
+    pub fn line_of(&self, offset: u32) -> usize {
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// Byte offset where a 0-based line starts.
+    pub fn line_start(&self, line: usize) -> u32 {
+        self.starts.get(line).copied().unwrap_or(*self.starts.last().unwrap_or(&0))
+    }
+
+    /// 1-based line and character column of a byte offset in `text`.
+    pub fn line_col(&self, text: &str, offset: u32) -> LineCol {
+        let line = self.line_of(offset);
+        let start = self.starts[line] as usize;
+        let end = (offset as usize).min(text.len());
+        let col = text
+            .get(start..end)
+            .map(|s| s.chars().count())
+            .unwrap_or(end.saturating_sub(start));
+        LineCol {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_utf8_with_and_without_bom() {
+        assert_eq!(decode(b"class C {}").unwrap(), "class C {}");
+        assert_eq!(decode(b"\xEF\xBB\xBFclass C {}").unwrap(), "class C {}");
+    }
+
+    #[test]
+    fn decodes_utf16_with_bom() {
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("class Ä {}".encode_utf16().flat_map(|u| u.to_le_bytes()))
+            .collect();
+        assert_eq!(decode(&le).unwrap(), "class Ä {}");
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("class Ä {}".encode_utf16().flat_map(|u| u.to_be_bytes()))
+            .collect();
+        assert_eq!(decode(&be).unwrap(), "class Ä {}");
+    }
+
+    #[test]
+    fn rejects_binary_and_latin1() {
+        assert_eq!(decode(b"MZ\x90\x00\x03"), Err(DecodeError::Binary));
+        assert_eq!(
+            decode(b"// caf\xE9\nclass C {}"),
+            Err(DecodeError::NotUtf8 { offset: 7 })
+        );
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        let text = "ab\nçd\n";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 0), LineCol { line: 1, col: 1 });
+        assert_eq!(idx.line_col(text, 3), LineCol { line: 2, col: 1 });
+        assert_eq!(idx.line_col(text, 5), LineCol { line: 2, col: 2 });
+        assert_eq!(idx.line_count(), 3);
+    }
+}

@@ -1,0 +1,1 @@
+//! Test support for the integration tests.

@@ -9,6 +9,9 @@
 //! - [`lower`]: from a resolved body to the core IR.
 
 pub mod hir;
+pub mod index;
+pub mod lower;
 pub mod parse;
 pub mod project;
+pub mod resolve;
 pub mod source;

@@ -1,0 +1,640 @@
+//! From the index to the core's spec table: every type, method and field with
+//! the specification its attributes (or the library model) state.
+
+use rlc_attributes::vocabulary::SpecAttr;
+use rlc_core::Span;
+use rlc_core::program::{
+    CallsSpec, Const, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall, Origin as CoreOrigin,
+    Ownership, ParamDef, ParamMode, Provenance, Target, TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
+};
+use rustc_hash::FxHashMap;
+
+use super::build::LibraryTypeFacts;
+use super::ty::Ty;
+use super::{Index, MemberData, MemberId, Origin};
+use crate::hir::{
+    AccessorKind, AttrValue, Attribute, ConstValue, Member, MemberKind, Modifiers, ParamModifier, TypeKind,
+};
+
+pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, LibraryTypeFacts>) {
+    for t in 0..index.types.len() {
+        let def = type_def(index, TypeId(t as u32), facts);
+        index.program.types.push(def);
+    }
+    // Fields first: `[Calls("this.f", ..)]` on methods names them.
+    for m in 0..index.members.len() {
+        add_fields(index, MemberId(m as u32));
+    }
+    for m in 0..index.members.len() {
+        add_methods(index, MemberId(m as u32));
+    }
+    link_overrides(index);
+    index.program.well_known.disposable = index.well_known.idisposable;
+    index.program.well_known.async_disposable = index.well_known.iasync_disposable;
+}
+
+impl Index {
+    /// The core's view of a static type.
+    pub fn value_ty(&self, ty: &Ty) -> ValueTy {
+        match ty {
+            Ty::Named { def, args } => ValueTy {
+                ty: Some(*def),
+                element: if args.is_empty() {
+                    None
+                } else {
+                    self.element_type(ty).and_then(|e| self.value_ty(&e).ty)
+                },
+            },
+            Ty::Array { elem, .. } => ValueTy {
+                ty: self.well_known.array,
+                element: self.value_ty(elem).ty,
+            },
+            Ty::Param {
+                owner: super::ParamOwner::Type(t),
+                index,
+            } => self
+                .ty(*t)
+                .bounds
+                .get(*index as usize)
+                .and_then(|b| b.iter().find_map(|b| self.value_ty(b).ty))
+                .map(ValueTy::of)
+                .unwrap_or_default(),
+            Ty::Param {
+                owner: super::ParamOwner::Method(m),
+                ..
+            } => {
+                let _ = m;
+                ValueTy::default()
+            }
+            _ => ValueTy::default(),
+        }
+    }
+
+    /// The element type of an array, a string, or anything implementing `IEnumerable<T>`.
+    pub fn element_type(&self, ty: &Ty) -> Option<Ty> {
+        match ty {
+            Ty::Array { elem, .. } => Some((**elem).clone()),
+            Ty::Named { def, .. } if Some(*def) == self.well_known.string => self.well_known.char.map(Ty::named),
+            Ty::Named { .. } => {
+                let target = self.well_known.ienumerable_t?;
+                let found = self.find_ancestor(ty, target)?;
+                found.args().first().cloned()
+            }
+            _ => None,
+        }
+    }
+
+    fn span_of(&self, file: rlc_core::FileId, range: crate::hir::TextRange) -> Span {
+        Span::new(file, range.start, range.end)
+    }
+
+    fn provenance(&self, origin: Origin, file: rlc_core::FileId, attr: &Attribute) -> Provenance {
+        match origin {
+            Origin::Library => Provenance::Library,
+            Origin::Project(_) => Provenance::Source(self.span_of(file, attr.range)),
+        }
+    }
+
+    /// The declaration of a member, if it has one in source.
+    pub fn member_syntax(&self, id: MemberId) -> Option<&Member> {
+        let decl = self.member(id).decl?;
+        let ty = self.file(decl.file).syntax.types.get(decl.ty_decl.0 as usize)?;
+        ty.members.get(decl.index? as usize)
+    }
+}
+
+fn spec_attrs(attrs: &[Attribute]) -> impl Iterator<Item = (SpecAttr, &Attribute)> {
+    attrs
+        .iter()
+        .filter_map(|a| SpecAttr::from_name(&a.name).map(|k| (k, a)))
+}
+
+fn string_args(attr: &Attribute) -> Vec<String> {
+    let mut out = Vec::new();
+    for arg in &attr.args {
+        collect_strings(&arg.value, &mut out);
+    }
+    out
+}
+
+fn collect_strings(v: &AttrValue, out: &mut Vec<String>) {
+    match v {
+        AttrValue::Str(s) => out.push(s.clone()),
+        AttrValue::NameOf(n) => out.push(n.to_string()),
+        AttrValue::Array(items) => items.iter().for_each(|i| collect_strings(i, out)),
+        _ => {}
+    }
+}
+
+fn bool_arg(attr: &Attribute) -> Option<bool> {
+    attr.args.iter().find_map(|a| match a.value {
+        AttrValue::Bool(b) => Some(b),
+        _ => None,
+    })
+}
+
+fn core_kind(k: TypeKind) -> CoreKind {
+    match k {
+        TypeKind::Class => CoreKind::Class,
+        TypeKind::Struct => CoreKind::Struct,
+        TypeKind::Interface => CoreKind::Interface,
+        TypeKind::Enum => CoreKind::Enum,
+        TypeKind::Record => CoreKind::Record,
+        TypeKind::RecordStruct => CoreKind::RecordStruct,
+        TypeKind::Delegate => CoreKind::Delegate,
+    }
+}
+
+fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFacts>) -> TypeDef {
+    let data = index.ty(id);
+    let mut must_call = None;
+    let mut also_disposes = Vec::new();
+    let mut decl_spans = Vec::new();
+    let mut has_finalizer = false;
+    for part in &data.parts {
+        let decl = index.file(part.file).syntax.ty(part.decl);
+        decl_spans.push(index.span_of(part.file, decl.name_range));
+        has_finalizer |= decl.members.iter().any(|m| m.kind == MemberKind::Finalizer);
+        for (kind, attr) in spec_attrs(&decl.attrs) {
+            let prov = index.provenance(data.origin, part.file, attr);
+            match kind {
+                SpecAttr::MustCall => must_call = Some((MustCall::of(string_args(attr)), prov)),
+                SpecAttr::MustDisposeResource => {
+                    let methods: Vec<&str> = if bool_arg(attr) == Some(false) {
+                        vec![]
+                    } else {
+                        vec!["Dispose"]
+                    };
+                    must_call = Some((MustCall::of(methods), prov));
+                }
+                _ => {}
+            }
+        }
+        // JetBrains' [HandlesResourceDisposal] on a method makes it a disposal method.
+        for m in &decl.members {
+            if m.kind == MemberKind::Method
+                && spec_attrs(&m.attrs).any(|(k, _)| k == SpecAttr::HandlesResourceDisposal)
+            {
+                also_disposes.push(m.name.to_string());
+            }
+        }
+    }
+    if data.origin == Origin::Library
+        && let Some(f) = facts.get(&data.full_name)
+    {
+        if let Some(mc) = &f.must_call {
+            must_call = Some((MustCall::of(mc.iter().cloned()), Provenance::Library));
+        }
+        also_disposes.extend(f.also_disposes.iter().cloned());
+    }
+    let supertypes = data
+        .base
+        .iter()
+        .chain(&data.interfaces)
+        .filter_map(Ty::def)
+        .collect();
+    let display = if data.type_params.is_empty() {
+        data.full_name.clone()
+    } else {
+        format!("{}<{}>", data.full_name, data.type_params.join(", "))
+    };
+    TypeDef {
+        name: display,
+        kind: core_kind(data.kind),
+        origin: match data.origin {
+            Origin::Library => CoreOrigin::Library,
+            Origin::Project(_) => CoreOrigin::Source,
+        },
+        supertypes,
+        must_call,
+        also_disposes,
+        fields: Vec::new(),
+        methods: Vec::new(),
+        is_abstract: data.modifiers.contains(Modifiers::ABSTRACT) || data.kind == TypeKind::Interface,
+        is_sealed: data.modifiers.contains(Modifiers::SEALED)
+            || matches!(data.kind, TypeKind::Struct | TypeKind::RecordStruct | TypeKind::Enum),
+        is_static: data.modifiers.contains(Modifiers::STATIC),
+        has_finalizer,
+        span: decl_spans.first().copied(),
+        decl_spans,
+    }
+}
+
+fn ownership_of(index: &Index, origin: Origin, file: rlc_core::FileId, attrs: &[Attribute]) -> Ownership {
+    let mut own = Ownership::Default;
+    for (kind, attr) in spec_attrs(attrs) {
+        let prov = index.provenance(origin, file, attr);
+        match kind {
+            SpecAttr::Owning | SpecAttr::HandlesResourceDisposal => own = Ownership::Owning(prov),
+            SpecAttr::NotOwning => own = Ownership::NotOwning(prov),
+            SpecAttr::MustDisposeResource => {
+                own = if bool_arg(attr) == Some(false) {
+                    Ownership::NotOwning(prov)
+                } else {
+                    Ownership::Owning(prov)
+                }
+            }
+            _ => {}
+        }
+    }
+    own
+}
+
+fn member_span(index: &Index, m: &MemberData, syntax: Option<&Member>) -> Option<Span> {
+    let decl = m.decl?;
+    let range = match syntax {
+        Some(s) => s.name_range,
+        None => index.file(decl.file).syntax.ty(decl.ty_decl).name_range,
+    };
+    Some(index.span_of(decl.file, range))
+}
+
+fn add_fields(index: &mut Index, id: MemberId) {
+    let m = index.member(id);
+    let syntax = index.member_syntax(id);
+    let is_field = matches!(m.kind, MemberKind::Field | MemberKind::Event) && syntax.is_some_and(|s| s.accessors.is_empty());
+    let is_auto = m.kind == MemberKind::Property && syntax.is_some_and(|s| s.is_auto_property());
+    if !(is_field || is_auto) {
+        return;
+    }
+    let origin = index.ty(m.owner).origin;
+    let file = m.decl.map(|d| d.file).unwrap_or(rlc_core::FileId(0));
+    let attrs = syntax.map(|s| s.attrs.as_slice()).unwrap_or(&[]);
+    let readonly = if is_auto {
+        // `{ get; }` and `{ get; init; }` cannot be reassigned after construction.
+        syntax.is_some_and(|s| !s.accessors.iter().any(|a| a.kind == AccessorKind::Set))
+    } else {
+        m.modifiers.intersects(Modifiers::READONLY | Modifiers::CONST)
+    };
+    let def = FieldDef {
+        name: m.name.to_string(),
+        owner: m.owner,
+        ty: index.value_ty(&m.ty),
+        ownership: ownership_of(index, origin, file, attrs),
+        is_readonly: readonly,
+        is_static: m.is_static(),
+        is_auto_property: is_auto,
+        span: member_span(index, m, syntax),
+    };
+    let fid = index.program.add_field(def);
+    index.members[id.index()].field = Some(fid);
+}
+
+/// Resolves a `[Calls]`/`[CreatesMustCallFor]` target string in a method of `owner`.
+fn parse_target(index: &Index, owner: TypeId, params: &[super::ParamData], text: &str) -> Option<Target> {
+    let t = text.trim();
+    if t == "this" {
+        return Some(Target::This);
+    }
+    if let Some(n) = t.strip_prefix('#') {
+        // The Checker Framework numbers parameters from 1.
+        let i: u32 = n.parse().ok()?;
+        return i.checked_sub(1).map(Target::Param);
+    }
+    let name = t.strip_prefix("this.").unwrap_or(t);
+    if let Some(i) = params.iter().position(|p| p.name == name) {
+        return Some(Target::Param(i as u32));
+    }
+    find_field(index, owner, name).map(Target::Field)
+}
+
+/// A field (or auto-property storage) visible in `owner`, searching base classes.
+pub(super) fn find_field(index: &Index, owner: TypeId, name: &str) -> Option<FieldId> {
+    let mut cur = Some(owner);
+    let mut guard = 0;
+    while let Some(t) = cur {
+        if let Some(f) = index
+            .ty(t)
+            .members
+            .get(name)
+            .into_iter()
+            .flatten()
+            .find_map(|m| index.member(*m).field)
+        {
+            return Some(f);
+        }
+        cur = index.ty(t).base.as_ref().and_then(Ty::def);
+        guard += 1;
+        if guard > 64 {
+            break;
+        }
+    }
+    None
+}
+
+fn const_of(v: &ConstValue) -> Const {
+    match v {
+        ConstValue::Null => Const::Null,
+        ConstValue::Bool(b) => Const::Bool(*b),
+        ConstValue::Int(i) => Const::Int(*i),
+        ConstValue::Str(s) => Const::Str(s.clone()),
+        ConstValue::Other => Const::Other,
+    }
+}
+
+fn param_mode(m: ParamModifier) -> ParamMode {
+    match m {
+        ParamModifier::Ref => ParamMode::Ref,
+        ParamModifier::Out => ParamMode::Out,
+        ParamModifier::In | ParamModifier::RefReadonly => ParamMode::In,
+        ParamModifier::Params => ParamMode::Params,
+        ParamModifier::None | ParamModifier::This => ParamMode::Value,
+    }
+}
+
+struct MethodParts<'a> {
+    kind: MethodKind,
+    name: String,
+    params: Vec<super::ParamData>,
+    param_attrs: Vec<&'a [Attribute]>,
+    ret: Ty,
+    attrs: &'a [Attribute],
+    return_attrs: &'a [Attribute],
+    property: Option<String>,
+    has_body: bool,
+    extra_modifiers: Modifiers,
+}
+
+fn add_methods(index: &mut Index, id: MemberId) {
+    let m = index.member(id);
+    let syntax = index.member_syntax(id).cloned();
+    let empty: &[Attribute] = &[];
+    let mut parts: Vec<(MethodParts, u8)> = Vec::new();
+    let s = syntax.as_ref();
+    let attrs = s.map(|s| s.attrs.as_slice()).unwrap_or(empty);
+    let return_attrs = s.map(|s| s.return_attrs.as_slice()).unwrap_or(empty);
+    let param_attrs: Vec<&[Attribute]> = match s {
+        Some(s) => s.params.iter().map(|p| p.attrs.as_slice()).collect(),
+        None => vec![empty; m.params.len()],
+    };
+    let method_kind = match m.kind {
+        MemberKind::Method | MemberKind::DelegateInvoke => Some(MethodKind::Ordinary),
+        MemberKind::Constructor => Some(MethodKind::Constructor),
+        MemberKind::StaticConstructor => Some(MethodKind::StaticConstructor),
+        MemberKind::Finalizer => Some(MethodKind::Finalizer),
+        MemberKind::Operator | MemberKind::Conversion => Some(MethodKind::Operator),
+        _ => None,
+    };
+    if let Some(kind) = method_kind {
+        parts.push((
+            MethodParts {
+                kind,
+                name: m.name.to_string(),
+                params: m.params.clone(),
+                param_attrs,
+                ret: m.ty.clone(),
+                attrs,
+                return_attrs,
+                property: None,
+                has_body: s.is_some_and(|s| s.body.is_some()) || m.decl.is_some_and(|d| d.index.is_none()),
+                extra_modifiers: Modifiers::empty(),
+            },
+            0,
+        ));
+    } else if matches!(m.kind, MemberKind::Property | MemberKind::Indexer | MemberKind::Event) {
+        let accessors: &[crate::hir::Accessor] = s.map(|s| s.accessors.as_slice()).unwrap_or(&[]);
+        let expression_bodied = s.is_some_and(|s| s.body.is_some());
+        // Synthesized record properties and expression-bodied properties have a getter.
+        let has_getter = expression_bodied
+            || accessors.iter().any(|a| a.kind == AccessorKind::Get)
+            || (s.is_none() && m.kind == MemberKind::Property);
+        if has_getter {
+            let getter_attrs = accessors
+                .iter()
+                .find(|a| a.kind == AccessorKind::Get)
+                .map(|a| a.attrs.as_slice())
+                .unwrap_or(empty);
+            parts.push((
+                MethodParts {
+                    kind: MethodKind::Getter,
+                    name: format!("get_{}", m.name),
+                    params: m.params.clone(),
+                    param_attrs: param_attrs.clone(),
+                    ret: m.ty.clone(),
+                    // Ownership on the property applies to what its getter returns.
+                    attrs: getter_attrs,
+                    return_attrs: if getter_attrs.is_empty() { attrs } else { getter_attrs },
+                    property: Some(m.name.to_string()),
+                    has_body: expression_bodied
+                        || accessors.iter().any(|a| a.kind == AccessorKind::Get && a.body.is_some()),
+                    extra_modifiers: Modifiers::empty(),
+                },
+                1,
+            ));
+        }
+        for a in accessors
+            .iter()
+            .filter(|a| matches!(a.kind, AccessorKind::Set | AccessorKind::Init))
+        {
+            let mut params = m.params.clone();
+            params.push(super::ParamData {
+                name: "value".into(),
+                ty: m.ty.clone(),
+                modifier: ParamModifier::None,
+                default: None,
+            });
+            let mut pa = param_attrs.clone();
+            pa.push(empty);
+            parts.push((
+                MethodParts {
+                    kind: if a.kind == AccessorKind::Init {
+                        MethodKind::Init
+                    } else {
+                        MethodKind::Setter
+                    },
+                    name: format!("set_{}", m.name),
+                    params,
+                    param_attrs: pa,
+                    ret: Ty::Void,
+                    attrs: a.attrs.as_slice(),
+                    return_attrs: empty,
+                    property: Some(m.name.to_string()),
+                    has_body: a.body.is_some(),
+                    extra_modifiers: a.modifiers,
+                },
+                2,
+            ));
+        }
+    }
+    let owner = m.owner;
+    let origin = index.ty(owner).origin;
+    let file = m.decl.map(|d| d.file).unwrap_or(rlc_core::FileId(0));
+    let span = member_span(index, m, s);
+    let modifiers = m.modifiers;
+    let interface = index.ty(owner).kind == TypeKind::Interface;
+    for (p, slot) in parts {
+        let mut ret_ownership = ownership_of(index, origin, file, p.return_attrs);
+        let mut ret_must_call = None;
+        let mut ret_must_call_alias = None;
+        let mut calls = Vec::new();
+        let mut creates = Vec::new();
+        for (kind, attr) in spec_attrs(p.return_attrs) {
+            if kind == SpecAttr::MustCall {
+                ret_must_call = Some((MustCall::of(string_args(attr)), index.provenance(origin, file, attr)));
+            }
+        }
+        for (kind, attr) in spec_attrs(p.attrs) {
+            let prov = index.provenance(origin, file, attr);
+            match kind {
+                SpecAttr::MustCallAlias => ret_must_call_alias = Some(prov),
+                SpecAttr::MustDisposeResource => {
+                    ret_ownership = if bool_arg(attr) == Some(false) {
+                        Ownership::NotOwning(prov)
+                    } else {
+                        Ownership::Owning(prov)
+                    }
+                }
+                SpecAttr::Owning | SpecAttr::NotOwning if p.return_attrs.is_empty() => {
+                    ret_ownership = ownership_of(index, origin, file, std::slice::from_ref(attr));
+                }
+                SpecAttr::Calls => {
+                    let args = string_args(attr);
+                    if let Some((target, methods)) = args.split_first()
+                        && let Some(target) = parse_target(index, owner, &p.params, target)
+                    {
+                        calls.push(CallsSpec {
+                            target,
+                            methods: methods.to_vec(),
+                            provenance: prov,
+                        });
+                    }
+                }
+                SpecAttr::CreatesMustCallFor => {
+                    let args = string_args(attr);
+                    let target = args.first().map(String::as_str).unwrap_or("this");
+                    if let Some(t) = parse_target(index, owner, &p.params, target) {
+                        creates.push((t, prov));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let params: Vec<ParamDef> = p
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, pd)| {
+                let pattrs = p.param_attrs.get(i).copied().unwrap_or(empty);
+                let mut must_call_alias = None;
+                let mut collection_element = false;
+                for (kind, attr) in spec_attrs(pattrs) {
+                    match kind {
+                        SpecAttr::MustCallAlias => must_call_alias = Some(index.provenance(origin, file, attr)),
+                        SpecAttr::CollectionElement => collection_element = true,
+                        _ => {}
+                    }
+                }
+                ParamDef {
+                    name: pd.name.to_string(),
+                    ty: index.value_ty(&pd.ty),
+                    mode: param_mode(pd.modifier),
+                    ownership: ownership_of(index, origin, file, pattrs),
+                    must_call_alias,
+                    collection_element,
+                    default: pd.default.as_ref().map(const_of),
+                    span: s
+                        .and_then(|s| s.params.get(i))
+                        .map(|sp| index.span_of(file, sp.range)),
+                }
+            })
+            .collect();
+        let all_mods = modifiers | p.extra_modifiers;
+        let def = MethodDef {
+            name: p.name,
+            owner,
+            kind: p.kind,
+            params,
+            ret: index.value_ty(&p.ret),
+            ret_ownership,
+            ret_must_call,
+            ret_must_call_alias,
+            this_must_call_alias: None,
+            calls,
+            creates_must_call_for: creates,
+            overrides: Vec::new(),
+            property: p.property,
+            is_static: all_mods.contains(Modifiers::STATIC),
+            is_abstract: all_mods.contains(Modifiers::ABSTRACT) || (interface && !p.has_body),
+            is_virtual: all_mods.intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE) || interface,
+            is_async: all_mods.contains(Modifiers::ASYNC),
+            has_body: p.has_body,
+            span,
+        };
+        let mid = index.program.add_method(def);
+        index.method_members.push(id);
+        let md = &mut index.members[id.index()];
+        match slot {
+            0 => md.method = Some(mid),
+            1 => md.getter = Some(mid),
+            _ => md.setter = Some(mid),
+        }
+    }
+}
+
+/// Fills `MethodDef::overrides`: the base-class methods an `override` overrides and
+/// the interface methods a method implements (by name and parameter types).
+fn link_overrides(index: &mut Index) {
+    let mut links: Vec<(MethodId, MethodId)> = Vec::new();
+    for t in 0..index.types.len() {
+        let tid = TypeId(t as u32);
+        let data = index.ty(tid);
+        if data.kind == TypeKind::Interface {
+            continue;
+        }
+        let self_ty = data.self_ty(tid);
+        let ancestors = index.ancestors(&self_ty);
+        for members in data.members.values() {
+            for &mid in members {
+                let m = index.member(mid);
+                if m.is_static() {
+                    continue;
+                }
+                for anc in ancestors.iter().skip(1) {
+                    let Some(adef) = anc.def() else { continue };
+                    let ad = index.ty(adef);
+                    let is_interface = ad.kind == TypeKind::Interface;
+                    let overriding = m.modifiers.contains(Modifiers::OVERRIDE);
+                    if !is_interface && !overriding {
+                        continue;
+                    }
+                    if let Some(explicit) = &m.explicit_interface
+                        && explicit.def() != Some(adef)
+                    {
+                        continue;
+                    }
+                    let mut subst = super::Subst::new();
+                    subst.bind_all(super::ParamOwner::Type(adef), anc.args());
+                    for &bm in ad.members.get(&m.name).into_iter().flatten() {
+                        let b = index.member(bm);
+                        if b.kind != m.kind || b.params.len() != m.params.len() || b.is_static() {
+                            continue;
+                        }
+                        let same = b
+                            .params
+                            .iter()
+                            .zip(&m.params)
+                            .all(|(x, y)| x.ty.subst(&subst) == y.ty || x.ty.is_unknown() || y.ty.is_unknown());
+                        if !same {
+                            continue;
+                        }
+                        for (a, b) in [(m.method, b.method), (m.getter, b.getter), (m.setter, b.setter)] {
+                            if let (Some(a), Some(b)) = (a, b) {
+                                links.push((a, b));
+                            }
+                        }
+                    }
+                    if overriding && !is_interface && links.last().is_some_and(|l| Some(l.0) == m.method.or(m.getter)) {
+                        // The nearest base declaration is the overridden one.
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for (a, b) in links {
+        let o = &mut index.program.methods[a.index()].overrides;
+        if !o.contains(&b) {
+            o.push(b);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Conditions and patterns as branches. Null tests become `Cond::IsNull` so
+//! the checker can drop obligations on the null edge (`if (x != null) x.Dispose()`,
+//! `x is not null`, `x is { } y`); boolean variables become `Cond::Bool` so it can
+//! follow known `leaveOpen` values.
+
+use rlc_core::ir::{Cond, FieldRef, NodeId, Operand, Stmt as IrStmt, VarId};
+use rlc_core::program::Const;
+
+use super::Lowerer;
+use crate::hir::{BinaryOp, Expr, ExprId, Literal, Pat, PatId, UnaryOp};
+use crate::index::Ty;
+
+impl Lowerer<'_> {
+    /// Lowers a boolean expression so that control goes to `t` or `f`.
+    pub(super) fn cond(&mut self, e: ExprId, t: NodeId, f: NodeId) {
+        let range = self.hir.expr_range(e);
+        match self.hir.exprs.get(e.index()).cloned() {
+            Some(Expr::Unary {
+                op: UnaryOp::Not,
+                operand,
+            }) => self.cond(operand, f, t),
+            Some(Expr::Checked(inner))
+            | Some(Expr::Unary {
+                op: UnaryOp::Forgive,
+                operand: inner,
+            }) => self.cond(inner, t, f),
+            Some(Expr::Binary {
+                op: BinaryOp::And,
+                lhs,
+                rhs,
+            }) => {
+                let mid = self.new_label(range);
+                self.cond(lhs, mid, f);
+                self.cur = Some(mid);
+                self.cond(rhs, t, f);
+            }
+            Some(Expr::Binary {
+                op: BinaryOp::Or,
+                lhs,
+                rhs,
+            }) => {
+                let mid = self.new_label(range);
+                self.cond(lhs, t, mid);
+                self.cur = Some(mid);
+                self.cond(rhs, t, f);
+            }
+            Some(Expr::Binary {
+                op: op @ (BinaryOp::Eq | BinaryOp::NotEq),
+                lhs,
+                rhs,
+            }) => {
+                let is_null = |x: ExprId| matches!(self.hir.exprs.get(x.index()), Some(Expr::Literal(Literal::Null)));
+                let tested = if is_null(rhs) {
+                    Some(lhs)
+                } else if is_null(lhs) {
+                    Some(rhs)
+                } else {
+                    None
+                };
+                match tested {
+                    Some(x) => {
+                        let v = self.value_var(x);
+                        let (a, b) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };
+                        self.branch(Cond::IsNull(v), a, b);
+                    }
+                    None => {
+                        self.value_of(lhs);
+                        self.value_of(rhs);
+                        self.branch(Cond::Opaque, t, f);
+                    }
+                }
+            }
+            Some(Expr::Is { expr, pat }) => {
+                let v = self.value_var(expr);
+                self.pattern(pat, v, t, f);
+            }
+            Some(Expr::Literal(Literal::Bool(b))) => self.jump_to(if b { t } else { f }),
+            _ => {
+                let op = self.value_of(e);
+                match op {
+                    Operand::Var(v) => self.branch(Cond::Bool(v), t, f),
+                    Operand::Const(Const::Bool(b)) => self.jump_to(if b { t } else { f }),
+                    _ => self.branch(Cond::Opaque, t, f),
+                }
+            }
+        }
+    }
+
+    fn value_of(&mut self, e: ExprId) -> Operand {
+        let saved = self.chain.take();
+        let op = self.expr_value(e);
+        self.chain = saved;
+        op
+    }
+
+    fn value_var(&mut self, e: ExprId) -> VarId {
+        let op = self.value_of(e);
+        self.operand_var(op, e)
+    }
+
+    /// Matches `v` against a pattern: control goes to `matched` (with the pattern's
+    /// variables assigned) or `failed`.
+    pub(super) fn pattern(&mut self, p: PatId, v: VarId, matched: NodeId, failed: NodeId) {
+        let range = self.hir.pat_range(p);
+        let Some(pat) = self.hir.pats.get(p.index()).cloned() else {
+            self.branch(Cond::Opaque, matched, failed);
+            return;
+        };
+        match pat {
+            Pat::Discard | Pat::Slice(None) => self.jump_to(matched),
+            Pat::Var(bindings) => {
+                if let [Some(b)] = bindings.as_ref() {
+                    let x = self.declare(*b);
+                    self.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                } else {
+                    for b in bindings.iter().flatten() {
+                        let x = self.declare(*b);
+                        self.emit(IrStmt::Opaque { dst: x, owning: false }, range);
+                    }
+                }
+                self.jump_to(matched);
+            }
+            Pat::Declaration { ty: _, binding } => {
+                let binding = binding;
+                self.not_null_then(v, failed, range, |l| {
+                    let bind = l.new_label(range);
+                    l.type_test(p, v, bind, failed);
+                    l.cur = Some(bind);
+                    if let Some(b) = binding {
+                        let x = l.declare(b);
+                        l.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                    }
+                    l.jump_to(matched);
+                });
+            }
+            Pat::Type(_) => {
+                self.not_null_then(v, failed, range, |l| l.type_test(p, v, matched, failed));
+            }
+            Pat::Constant(e) => {
+                if matches!(self.hir.exprs.get(e.index()), Some(Expr::Literal(Literal::Null))) {
+                    self.branch(Cond::IsNull(v), matched, failed);
+                } else {
+                    self.value_of(e);
+                    self.branch(Cond::Opaque, matched, failed);
+                }
+            }
+            Pat::Relational { value, .. } => {
+                self.value_of(value);
+                self.branch(Cond::Opaque, matched, failed);
+            }
+            Pat::Not(inner) => self.pattern(inner, v, failed, matched),
+            Pat::And(a, b) => {
+                let mid = self.new_label(range);
+                self.pattern(a, v, mid, failed);
+                self.cur = Some(mid);
+                self.pattern(b, v, matched, failed);
+            }
+            Pat::Or(a, b) => {
+                let mid = self.new_label(range);
+                self.pattern(a, v, matched, mid);
+                self.cur = Some(mid);
+                self.pattern(b, v, matched, failed);
+            }
+            Pat::Recursive {
+                ty,
+                positional,
+                properties,
+                binding,
+            } => {
+                // `{ }`, `T { .. }`, `(a, b)`: all fail on null.
+                self.not_null_then(v, failed, range, |l| {
+                    let checked = l.new_label(range);
+                    if ty.is_some() {
+                        l.type_test(p, v, checked, failed);
+                    } else {
+                        l.jump_to(checked);
+                    }
+                    l.cur = Some(checked);
+                    for sp in properties.iter().flat_map(|s| s.iter()) {
+                        let value = l.read_path(v, &sp.path, range);
+                        let next = l.new_label(range);
+                        l.pattern(sp.pat, value, next, failed);
+                        l.cur = Some(next);
+                    }
+                    for sp in positional.iter().flat_map(|s| s.iter()) {
+                        let t = l.temp(&Ty::Unknown, range);
+                        l.emit(IrStmt::Opaque { dst: t, owning: false }, range);
+                        let next = l.new_label(range);
+                        l.pattern(sp.pat, t, next, failed);
+                        l.cur = Some(next);
+                    }
+                    if let Some(b) = binding {
+                        let x = l.declare(b);
+                        l.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                    }
+                    l.jump_to(matched);
+                });
+            }
+            Pat::List { items, binding } => {
+                self.not_null_then(v, failed, range, |l| {
+                    let shape = l.new_label(range);
+                    l.branch(Cond::Opaque, shape, failed);
+                    l.cur = Some(shape);
+                    for it in items.iter() {
+                        let t = l.temp(&Ty::Unknown, range);
+                        l.emit(IrStmt::Element { dst: t, collection: v }, range);
+                        let next = l.new_label(range);
+                        l.pattern(*it, t, next, failed);
+                        l.cur = Some(next);
+                    }
+                    if let Some(b) = binding {
+                        let x = l.declare(b);
+                        l.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                    }
+                    l.jump_to(matched);
+                });
+            }
+            Pat::Slice(Some(inner)) => self.pattern(inner, v, matched, failed),
+            Pat::Missing => self.branch(Cond::Opaque, matched, failed),
+        }
+    }
+
+    /// Branches to `failed` when `v` is null, else continues with `then`.
+    fn not_null_then(&mut self, v: VarId, failed: NodeId, range: crate::hir::TextRange, then: impl FnOnce(&mut Self)) {
+        let go = self.new_label(range);
+        self.branch(Cond::IsNull(v), failed, go);
+        self.cur = Some(go);
+        then(self);
+    }
+
+    /// A runtime type test; skipped when the static type already implies it.
+    fn type_test(&mut self, p: PatId, v: VarId, ok: NodeId, fail: NodeId) {
+        let static_ty = self.b.body().var(v).ty.ty;
+        let implied = match (self.types.pat_types.get(&p).and_then(Ty::def), static_ty) {
+            (Some(pattern), Some(st)) => self.index.is_subtype_def(st, pattern),
+            _ => false,
+        };
+        if implied {
+            self.jump_to(ok);
+        } else {
+            self.branch(Cond::Opaque, ok, fail);
+        }
+    }
+
+    /// Reads `v.A.B` for an extended property pattern.
+    fn read_path(&mut self, v: VarId, path: &[crate::hir::Name], range: crate::hir::TextRange) -> VarId {
+        let mut cur = v;
+        for name in path {
+            let t = self.temp(&Ty::Unknown, range);
+            self.emit(
+                IrStmt::Load {
+                    dst: t,
+                    base: Some(cur),
+                    field: FieldRef::Unknown(name.to_string()),
+                },
+                range,
+            );
+            cur = t;
+        }
+        cur
+    }
+}

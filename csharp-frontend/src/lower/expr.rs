@@ -1,0 +1,1171 @@
+//! Expressions: each call, `new`, field and property access becomes its own
+//! statement with a temporary for the value.
+
+use rlc_core::ir::{self, Arg as IrArg, BodyKind, CallKind, Callee, Cond, FieldRef, Operand, Stmt as IrStmt, VarId, VarKind};
+use rlc_core::program::{Const, ParamMode, ValueTy};
+
+use super::Lowerer;
+use crate::hir::{
+    Arg, ArgModifier, AssignOp, BinaryOp, CollectionElem, Expr, ExprId, Function, InitElem, InitValue, LambdaBody,
+    Literal, MemberKind, TextRange, UnaryOp,
+};
+use crate::index::{MemberId, Ty};
+use crate::resolve::ExprTarget;
+
+impl Lowerer<'_> {
+    /// Lowers `e` for its effects only.
+    pub(super) fn expr_discard(&mut self, e: ExprId) {
+        self.expr_value(e);
+    }
+
+    /// Lowers `e` and returns its value; `?.` chains get their null branch here.
+    pub(super) fn expr_value(&mut self, e: ExprId) -> Operand {
+        if self.chain.is_none() && self.spine_is_conditional(e) {
+            return self.conditional_chain(e);
+        }
+        self.rvalue(e)
+    }
+
+    /// A variable holding `op` (a temporary when it is a constant).
+    pub(super) fn operand_var(&mut self, op: Operand, e: ExprId) -> VarId {
+        match op {
+            Operand::Var(v) => v,
+            other => {
+                let ty = self.types.ty(e).clone();
+                let range = self.hir.expr_range(e);
+                let t = self.temp(&ty, range);
+                self.emit(IrStmt::Copy { dst: t, src: other }, range);
+                t
+            }
+        }
+    }
+
+    /// Whether `e`'s receiver spine (`a?.b.c()`) contains a `?.` or `?[`.
+    fn spine_is_conditional(&self, e: ExprId) -> bool {
+        let mut cur = e;
+        for _ in 0..256 {
+            match self.hir.exprs.get(cur.index()) {
+                Some(Expr::MemberAccess {
+                    receiver, conditional, ..
+                })
+                | Some(Expr::ElementAccess {
+                    receiver, conditional, ..
+                }) => {
+                    if *conditional {
+                        return true;
+                    }
+                    cur = *receiver;
+                }
+                Some(Expr::Call { callee, .. }) => cur = *callee,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// `a?.b.c()`: the value is null when `a` is, and the rest is skipped.
+    fn conditional_chain(&mut self, e: ExprId) -> Operand {
+        let range = self.hir.expr_range(e);
+        let ty = self.types.ty(e).clone();
+        let result = self.temp(&ty, range);
+        let on_null = self.new_label(range);
+        let join = self.new_label(range);
+        self.chain = Some(on_null);
+        let value = self.rvalue(e);
+        self.chain = None;
+        if self.cur.is_some() {
+            self.emit(IrStmt::Copy { dst: result, src: value }, range);
+        }
+        self.jump_to(join);
+        self.cur = Some(on_null);
+        self.emit(
+            IrStmt::Copy {
+                dst: result,
+                src: Operand::Const(Const::Null),
+            },
+            range,
+        );
+        self.place(join);
+        Operand::Var(result)
+    }
+
+    /// Evaluates a receiver; after a `?.` the null case leaves the chain.
+    fn receiver(&mut self, receiver: ExprId, conditional: bool) -> Operand {
+        let op = self.rvalue(receiver);
+        if conditional && let Some(on_null) = self.chain {
+            let v = self.operand_var(op, receiver);
+            let go = self.new_label(self.hir.expr_range(receiver));
+            self.branch(Cond::IsNull(v), on_null, go);
+            self.cur = Some(go);
+            return Operand::Var(v);
+        }
+        op
+    }
+
+    /// Lowers a subexpression that is not part of the current `?.` spine.
+    fn sub(&mut self, e: ExprId) -> Operand {
+        let saved = self.chain.take();
+        let op = self.expr_value(e);
+        self.chain = saved;
+        op
+    }
+
+    fn sub_var(&mut self, e: ExprId) -> VarId {
+        let op = self.sub(e);
+        self.operand_var(op, e)
+    }
+
+    fn rvalue(&mut self, e: ExprId) -> Operand {
+        let Some(expr) = self.hir.exprs.get(e.index()) else {
+            return Operand::Const(Const::Other);
+        };
+        let range = self.hir.expr_range(e);
+        match expr {
+            Expr::Missing => Operand::Const(Const::Other),
+            Expr::Literal(l) => Operand::Const(match l {
+                Literal::Null => Const::Null,
+                Literal::Bool(b) => Const::Bool(*b),
+                Literal::Int(i) => Const::Int(*i),
+                Literal::Str(Some(s)) => Const::Str(s.to_string()),
+                _ => Const::Other,
+            }),
+            Expr::Local(b) => Operand::Var(self.binding_var(*b)),
+            Expr::This | Expr::Base => match self.this_var {
+                Some(v) => Operand::Var(v),
+                None => Operand::Const(Const::Other),
+            },
+            Expr::Name { .. } | Expr::AliasQualified { .. } | Expr::PredefinedType(_) => self.member_read(e, None, false),
+            Expr::MemberAccess {
+                receiver, conditional, ..
+            } => {
+                let (receiver, conditional) = (*receiver, *conditional);
+                self.member_read(e, Some(receiver), conditional)
+            }
+            Expr::ElementAccess {
+                receiver,
+                args,
+                conditional,
+            } => {
+                let (receiver, args, conditional) = (*receiver, args.clone(), *conditional);
+                let coll = self.receiver(receiver, conditional);
+                let coll = self.operand_var(coll, receiver);
+                for a in args.iter() {
+                    self.sub(a.value);
+                }
+                let ty = self.types.ty(e).clone();
+                match self.indexer_getter(e) {
+                    Some(getter) => self.emit_call(e, Callee::Method(getter), CallKind::Ordinary, Some(coll), Vec::new(), false),
+                    None => {
+                        let t = self.temp(&ty, range);
+                        self.emit(
+                            IrStmt::Element {
+                                dst: t,
+                                collection: coll,
+                            },
+                            range,
+                        );
+                        Operand::Var(t)
+                    }
+                }
+            }
+            Expr::Call { callee, args } => {
+                let (callee, args) = (*callee, args.clone());
+                self.call(e, callee, &args, false)
+            }
+            Expr::Await(inner) => {
+                let inner = *inner;
+                if let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index()) {
+                    let (callee, args) = (*callee, args.clone());
+                    return self.call_with_type(inner, callee, &args, true, Some(self.types.ty(e).clone()));
+                }
+                self.rvalue(inner);
+                let ty = self.types.ty(e).clone();
+                let t = self.temp(&ty, range);
+                self.emit(IrStmt::Opaque { dst: t, owning: true }, range);
+                Operand::Var(t)
+            }
+            Expr::New { ty: _, args, init } => {
+                let (args, init) = (args.clone(), init.clone());
+                let ty = self.types.ty(e).clone();
+                let ctor = self.types.member_target(e);
+                let callee = match ctor.and_then(|m| self.index.member(m).method) {
+                    Some(m) => Callee::Method(m),
+                    None => Callee::Unresolved(format!("new {}", self.index.display(&ty))),
+                };
+                let ir_args = self.args(e, &args, ctor, false);
+                let op = self.emit_call(e, callee, CallKind::New, None, ir_args, false);
+                if let Some(init) = init {
+                    let v = self.operand_var(op.clone(), e);
+                    self.initializer(v, &ty, &init, range);
+                }
+                op
+            }
+            Expr::NewArray { sizes, init, .. } => {
+                let (sizes, init) = (sizes.clone(), init.clone());
+                for s in sizes.iter() {
+                    self.sub(*s);
+                }
+                let ty = self.types.ty(e).clone();
+                let t = self.temp(&ty, range);
+                self.emit(IrStmt::Opaque { dst: t, owning: false }, range);
+                for i in init.iter().flat_map(|v| v.iter()) {
+                    let v = self.sub(*i);
+                    self.emit(IrStmt::StoreElement { collection: t, src: v }, self.hir.expr_range(*i));
+                }
+                Operand::Var(t)
+            }
+            Expr::Collection(items) => {
+                let items = items.clone();
+                let ty = self.types.ty(e).clone();
+                let t = self.temp(&ty, range);
+                self.emit(IrStmt::Opaque { dst: t, owning: false }, range);
+                for it in items.iter() {
+                    match it {
+                        CollectionElem::Expr(x) => {
+                            let v = self.sub(*x);
+                            self.emit(IrStmt::StoreElement { collection: t, src: v }, self.hir.expr_range(*x));
+                        }
+                        CollectionElem::Spread(x) => {
+                            self.sub(*x);
+                        }
+                    }
+                }
+                Operand::Var(t)
+            }
+            Expr::AnonymousObject(items) | Expr::Tuple(items) => {
+                // Values put into a tuple or anonymous object are no longer followed.
+                let items = items.clone();
+                let vars: Vec<VarId> = items
+                    .iter()
+                    .filter_map(|(_, x)| match self.sub(*x) {
+                        Operand::Var(v) => Some(v),
+                        _ => None,
+                    })
+                    .collect();
+                if !vars.is_empty() {
+                    self.emit(IrStmt::Escape(vars), range);
+                }
+                self.opaque(e, false)
+            }
+            Expr::Assign { op, lhs, rhs } => {
+                let (op, lhs, rhs) = (*op, *lhs, *rhs);
+                self.assign(e, op, lhs, rhs)
+            }
+            Expr::Binary { op, lhs, rhs } => {
+                let (op, lhs, rhs) = (*op, *lhs, *rhs);
+                match op {
+                    BinaryOp::Coalesce => self.coalesce(e, lhs, rhs),
+                    BinaryOp::And | BinaryOp::Or | BinaryOp::Eq | BinaryOp::NotEq => self.bool_value(e),
+                    _ => {
+                        self.sub(lhs);
+                        self.sub(rhs);
+                        self.opaque(e, false)
+                    }
+                }
+            }
+            Expr::Unary { op, operand } => {
+                let (op, operand) = (*op, *operand);
+                match op {
+                    UnaryOp::Forgive => self.rvalue(operand),
+                    UnaryOp::Not => self.bool_value(e),
+                    _ => {
+                        self.sub(operand);
+                        Operand::Const(Const::Other)
+                    }
+                }
+            }
+            Expr::Is { .. } => self.bool_value(e),
+            Expr::Conditional { cond, then, else_ } => {
+                let (cond, then, else_) = (*cond, *then, *else_);
+                let ty = self.types.ty(e).clone();
+                let result = self.temp(&ty, range);
+                let t = self.new_label(range);
+                let f = self.new_label(range);
+                let join = self.new_label(range);
+                let saved = self.chain.take();
+                self.cond(cond, t, f);
+                for (label, branch) in [(t, then), (f, else_)] {
+                    self.cur = Some(label);
+                    let v = self.expr_value(branch);
+                    if self.cur.is_some() {
+                        self.emit(IrStmt::Copy { dst: result, src: v }, self.hir.expr_range(branch));
+                    }
+                    self.jump_to(join);
+                }
+                self.chain = saved;
+                self.cur = Some(join);
+                Operand::Var(result)
+            }
+            Expr::Cast { expr, .. } | Expr::As { expr, .. } | Expr::Checked(expr) | Expr::Ref(expr) => {
+                let inner = *expr;
+                self.rvalue(inner)
+            }
+            Expr::Switch { scrutinee, arms } => {
+                let (scrutinee, arms) = (*scrutinee, arms.clone());
+                let v = self.sub_var(scrutinee);
+                let ty = self.types.ty(e).clone();
+                let result = self.temp(&ty, range);
+                let join = self.new_label(range);
+                let saved = self.chain.take();
+                for arm in arms.iter() {
+                    let matched = self.new_label(range);
+                    let next = self.new_label(range);
+                    self.pattern(arm.pat, v, matched, next);
+                    self.cur = Some(matched);
+                    if let Some(g) = arm.guard {
+                        let pass = self.new_label(range);
+                        self.cond(g, pass, next);
+                        self.cur = Some(pass);
+                    }
+                    let val = self.expr_value(arm.value);
+                    if self.cur.is_some() {
+                        self.emit(IrStmt::Copy { dst: result, src: val }, self.hir.expr_range(arm.value));
+                    }
+                    self.jump_to(join);
+                    self.cur = Some(next);
+                }
+                self.chain = saved;
+                // No arm matched: the switch expression throws.
+                if self.cur.is_some() {
+                    let n = self.emit(IrStmt::Throw(None), range);
+                    let exc = self.exc_edge();
+                    self.b.set_exc(n, Some(exc));
+                    self.cur = None;
+                }
+                self.cur = Some(join);
+                Operand::Var(result)
+            }
+            Expr::Lambda(f) => {
+                let f = f.clone();
+                let ty = self.types.ty(e).clone();
+                let t = self.temp(&ty, range);
+                self.function(&f, BodyKind::Lambda, Some(t));
+                Operand::Var(t)
+            }
+            Expr::Declaration { bindings, .. } => {
+                let bindings = bindings.clone();
+                let mut last = None;
+                for b in bindings.iter().flatten() {
+                    last = Some(self.declare(*b));
+                }
+                match (bindings.len(), last) {
+                    (1, Some(v)) => Operand::Var(v),
+                    _ => Operand::Const(Const::Other),
+                }
+            }
+            Expr::Default(_) => Operand::Const(Const::Null),
+            Expr::TypeOf(_) | Expr::SizeOf(_) => Operand::Const(Const::Other),
+            Expr::Throw(x) => {
+                let x = *x;
+                let v = self.sub_var(x);
+                let n = self.emit(IrStmt::Throw(Some(v)), range);
+                let mut exc = self.exc_edge();
+                exc.explicit = true;
+                self.b.set_exc(n, Some(exc));
+                self.cur = None;
+                Operand::Const(Const::Null)
+            }
+            Expr::Range { lo, hi } => {
+                for x in [*lo, *hi].into_iter().flatten() {
+                    self.sub(x);
+                }
+                Operand::Const(Const::Other)
+            }
+            Expr::With { expr, init } => {
+                let (expr, init) = (*expr, init.clone());
+                self.sub(expr);
+                let t = self.opaque(e, false);
+                if let Operand::Var(v) = &t {
+                    let ty = self.types.ty(e).clone();
+                    self.initializer(*v, &ty, &init, range);
+                }
+                t
+            }
+            Expr::Query(clauses) => {
+                let clauses = clauses.clone();
+                for c in clauses.iter() {
+                    for x in query_exprs(c) {
+                        self.sub(x);
+                    }
+                }
+                self.opaque(e, false)
+            }
+            Expr::Interpolated(parts) | Expr::Other(parts) => {
+                let parts = parts.clone();
+                for p in parts.iter() {
+                    self.sub(*p);
+                }
+                self.opaque(e, false)
+            }
+        }
+    }
+
+    /// A temporary with a value from nowhere the analysis follows.
+    fn opaque(&mut self, e: ExprId, owning: bool) -> Operand {
+        let ty = self.types.ty(e).clone();
+        let range = self.hir.expr_range(e);
+        let t = self.temp(&ty, range);
+        self.emit(IrStmt::Opaque { dst: t, owning }, range);
+        Operand::Var(t)
+    }
+
+    /// A boolean-valued expression as a value: branches assigning `true`/`false`.
+    fn bool_value(&mut self, e: ExprId) -> Operand {
+        let range = self.hir.expr_range(e);
+        let ty = self.types.ty(e).clone();
+        let result = self.temp(&ty, range);
+        let t = self.new_label(range);
+        let f = self.new_label(range);
+        let join = self.new_label(range);
+        let saved = self.chain.take();
+        self.cond(e, t, f);
+        self.chain = saved;
+        for (label, value) in [(t, true), (f, false)] {
+            self.cur = Some(label);
+            self.emit(
+                IrStmt::Copy {
+                    dst: result,
+                    src: Operand::Const(Const::Bool(value)),
+                },
+                range,
+            );
+            self.jump_to(join);
+        }
+        self.cur = Some(join);
+        Operand::Var(result)
+    }
+
+    /// Reads a field, property (through its getter) or other named value.
+    fn member_read(&mut self, e: ExprId, receiver: Option<ExprId>, conditional: bool) -> Operand {
+        let range = self.hir.expr_range(e);
+        let ty = self.types.ty(e).clone();
+        match self.types.target(e).cloned() {
+            Some(ExprTarget::Member(m)) => {
+                let data = self.index.member(m);
+                let base = if data.is_static() {
+                    if let Some(r) = receiver {
+                        // `Type.Member`: the receiver is a type, nothing to evaluate.
+                        let _ = r;
+                    }
+                    None
+                } else {
+                    match receiver {
+                        Some(r) => {
+                            let op = self.receiver(r, conditional);
+                            Some(self.operand_var(op, r))
+                        }
+                        None => self.this_var,
+                    }
+                };
+                if data.is_method_like() {
+                    return Operand::Const(Const::Other);
+                }
+                if let Some(field) = data.field {
+                    let t = self.temp(&ty, range);
+                    self.emit(
+                        IrStmt::Load {
+                            dst: t,
+                            base,
+                            field: FieldRef::Known(field),
+                        },
+                        range,
+                    );
+                    return Operand::Var(t);
+                }
+                if let Some(getter) = data.getter {
+                    return self.emit_call(e, Callee::Method(getter), CallKind::Ordinary, base, Vec::new(), false);
+                }
+                if data.kind == MemberKind::EnumMember || data.kind == MemberKind::Constant {
+                    return Operand::Const(Const::Other);
+                }
+                let name = data.name.to_string();
+                let t = self.temp(&ty, range);
+                self.emit(
+                    IrStmt::Load {
+                        dst: t,
+                        base,
+                        field: FieldRef::Unknown(name),
+                    },
+                    range,
+                );
+                Operand::Var(t)
+            }
+            Some(ExprTarget::PrimaryParam(i)) => {
+                // Inside the primary constructor's own initializers it is the parameter.
+                if let Some(v) = self.b.body().param_var(i) {
+                    return Operand::Var(v);
+                }
+                let name = self.owner_primary_name(i);
+                let t = self.temp(&ty, range);
+                self.emit(
+                    IrStmt::Load {
+                        dst: t,
+                        base: self.this_var,
+                        field: FieldRef::Unknown(name),
+                    },
+                    range,
+                );
+                Operand::Var(t)
+            }
+            Some(ExprTarget::Type(_)) | Some(ExprTarget::Ns(_)) => Operand::Const(Const::Other),
+            Some(ExprTarget::DelegateInvoke) | None => {
+                let base = match receiver {
+                    Some(r) => {
+                        let op = self.receiver(r, conditional);
+                        Some(self.operand_var(op, r))
+                    }
+                    None => None,
+                };
+                let name = match self.hir.exprs.get(e.index()) {
+                    Some(Expr::Name { name, .. }) | Some(Expr::MemberAccess { name, .. }) => name.to_string(),
+                    _ => return Operand::Const(Const::Other),
+                };
+                if matches!(ty, Ty::Unknown) && base.is_none() {
+                    return Operand::Const(Const::Other);
+                }
+                let t = self.temp(&ty, range);
+                self.emit(
+                    IrStmt::Load {
+                        dst: t,
+                        base,
+                        field: FieldRef::Unknown(name),
+                    },
+                    range,
+                );
+                Operand::Var(t)
+            }
+        }
+    }
+
+    fn owner_primary_name(&self, i: u32) -> String {
+        self.b
+            .body()
+            .method
+            .map(|m| self.index.program.method(m).owner)
+            .and_then(|t| self.index.ty(t).primary_params.get(i as usize))
+            .map(|(n, _)| n.to_string())
+            .unwrap_or_default()
+    }
+
+    /// The getter of the indexer an element access binds to, unless the receiver
+    /// is an array or collection (then the read is an element of it).
+    fn indexer_getter(&self, e: ExprId) -> Option<rlc_core::program::MethodId> {
+        let m = self.types.member_target(e)?;
+        let data = self.index.member(m);
+        let owner_ty = self.index.ty(data.owner).self_ty(data.owner);
+        if self.index.element_type(&owner_ty).is_some() {
+            return None;
+        }
+        data.getter
+    }
+
+    fn call(&mut self, e: ExprId, callee: ExprId, args: &[Arg], awaited: bool) -> Operand {
+        self.call_with_type(e, callee, args, awaited, None)
+    }
+
+    /// A call; with `awaited`, `await` is folded in and `result_ty` is the awaited type.
+    fn call_with_type(&mut self, e: ExprId, callee: ExprId, args: &[Arg], awaited: bool, result_ty: Option<Ty>) -> Operand {
+        let target = self.types.target(e).cloned();
+        let binding = self.types.calls.get(&e).cloned();
+        let callee_expr = self.hir.exprs.get(callee.index()).cloned();
+        let (receiver_expr, conditional, name) = match &callee_expr {
+            Some(Expr::MemberAccess {
+                receiver,
+                conditional,
+                name,
+                ..
+            }) => (Some(*receiver), *conditional, name.to_string()),
+            Some(Expr::Name { name, .. }) => (None, false, name.to_string()),
+            Some(Expr::Local(b)) => (None, false, self.hir.binding(*b).name.to_string()),
+            _ => (None, false, String::new()),
+        };
+        match target {
+            Some(ExprTarget::Member(m)) => {
+                let data = self.index.member(m);
+                let extension = binding.as_ref().is_some_and(|b| b.extension);
+                let mut ir_args = Vec::new();
+                let receiver = if extension {
+                    let r = receiver_expr.map(|r| self.receiver(r, conditional));
+                    if let Some(r) = r {
+                        ir_args.push(IrArg {
+                            param: Some(0),
+                            value: r,
+                            mode: ParamMode::Value,
+                        });
+                    }
+                    None
+                } else if data.is_static() {
+                    None
+                } else {
+                    match receiver_expr {
+                        Some(r) => {
+                            let op = self.receiver(r, conditional);
+                            Some(self.operand_var(op, r))
+                        }
+                        None => self.this_var,
+                    }
+                };
+                ir_args.extend(self.args(e, args, Some(m), extension));
+                let callee = match data.method {
+                    Some(mid) => Callee::Method(mid),
+                    None => Callee::Unresolved(name),
+                };
+                let out = self.emit_call_typed(e, callee, CallKind::Ordinary, receiver, ir_args, awaited, result_ty);
+                out
+            }
+            Some(ExprTarget::DelegateInvoke) => {
+                let is_local_fn = matches!(&callee_expr, Some(Expr::Local(b)) if self.hir.binding(*b).kind == crate::hir::BindingKind::LocalFunction);
+                let callee_op = if is_local_fn {
+                    None
+                } else {
+                    let op = self.rvalue(callee);
+                    Some(self.operand_var(op, callee))
+                };
+                let ir_args = self.args(e, args, None, false);
+                let callee = match callee_op {
+                    Some(v) => Callee::Delegate(v),
+                    None => Callee::Unresolved(name),
+                };
+                self.emit_call_typed(e, callee, CallKind::Ordinary, None, ir_args, awaited, result_ty)
+            }
+            _ => {
+                let receiver = match receiver_expr {
+                    Some(r) => {
+                        let op = self.receiver(r, conditional);
+                        match op {
+                            Operand::Var(v) => Some(v),
+                            _ => None,
+                        }
+                    }
+                    None => None,
+                };
+                let ir_args = self.args(e, args, None, false);
+                self.emit_call_typed(e, Callee::Unresolved(name), CallKind::Ordinary, receiver, ir_args, awaited, result_ty)
+            }
+        }
+    }
+
+    /// Lowers the arguments of a call to `member` in evaluation order.
+    fn args(&mut self, call: ExprId, args: &[Arg], member: Option<MemberId>, extension: bool) -> Vec<IrArg> {
+        let _ = extension;
+        let mapping = self.types.calls.get(&call).map(|b| b.arg_params.clone());
+        self.args_mapped(args, member, mapping)
+    }
+
+    /// Lowers arguments given how they bind to `member`'s parameters.
+    pub(super) fn args_mapped(&mut self, args: &[Arg], member: Option<MemberId>, mapping: Option<Vec<Option<u32>>>) -> Vec<IrArg> {
+        let params = member.map(|m| &self.index.member(m).params);
+        let mut out = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let param = mapping.as_ref().and_then(|m| m.get(i).copied().flatten());
+            let value = self.sub(a.value);
+            let mode = match a.modifier {
+                ArgModifier::Out => ParamMode::Out,
+                ArgModifier::Ref => ParamMode::Ref,
+                ArgModifier::In => ParamMode::In,
+                ArgModifier::None => match param.and_then(|p| params.and_then(|ps| ps.get(p as usize))) {
+                    Some(p) if p.modifier == crate::hir::ParamModifier::Params => ParamMode::Params,
+                    _ => ParamMode::Value,
+                },
+            };
+            out.push(IrArg { param, value, mode });
+        }
+        out
+    }
+
+    fn emit_call(&mut self, e: ExprId, callee: Callee, kind: CallKind, receiver: Option<VarId>, args: Vec<IrArg>, awaited: bool) -> Operand {
+        self.emit_call_typed(e, callee, kind, receiver, args, awaited, None)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn emit_call_typed(
+        &mut self,
+        e: ExprId,
+        callee: Callee,
+        kind: CallKind,
+        receiver: Option<VarId>,
+        args: Vec<IrArg>,
+        awaited: bool,
+        result_ty: Option<Ty>,
+    ) -> Operand {
+        let range = self.hir.expr_range(e);
+        let ty = result_ty.unwrap_or_else(|| self.types.ty(e).clone());
+        let dst = (!matches!(ty, Ty::Void)).then(|| self.temp(&ty, range));
+        let new_type = if kind == CallKind::New { ty.def() } else { None };
+        let call = ir::Call {
+            dst,
+            callee,
+            kind,
+            receiver,
+            args,
+            awaited,
+            ty: self.value_ty(&ty),
+            new_type,
+        };
+        self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        match dst {
+            Some(d) => Operand::Var(d),
+            None => Operand::Const(Const::Other),
+        }
+    }
+
+    /// `x = v`, `obj.F = v`, `obj.P = v`, `a[i] = v`, `x ??= v`, deconstruction.
+    fn assign(&mut self, e: ExprId, op: AssignOp, lhs: ExprId, rhs: ExprId) -> Operand {
+        let range = self.hir.expr_range(e);
+        let lhs_expr = self.hir.exprs.get(lhs.index()).cloned();
+        if matches!(lhs_expr, Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. })) && op == AssignOp::Assign {
+            let value = self.sub(rhs);
+            self.deconstruct_from(lhs, rhs, value);
+            return Operand::Const(Const::Other);
+        }
+        match op {
+            AssignOp::Assign => {
+                let value = self.sub(rhs);
+                self.store(lhs, value.clone(), range);
+                value
+            }
+            AssignOp::Coalesce => {
+                let current = self.sub_var(lhs);
+                let assign = self.new_label(range);
+                let join = self.new_label(range);
+                self.branch(Cond::IsNull(current), assign, join);
+                self.cur = Some(assign);
+                let value = self.sub(rhs);
+                self.store(lhs, value, range);
+                self.place(join);
+                Operand::Var(current)
+            }
+            AssignOp::Compound(_) => {
+                // Arithmetic, string and event `+=`/`-=`: no obligation moves.
+                self.sub(lhs);
+                self.sub(rhs);
+                Operand::Const(Const::Other)
+            }
+        }
+    }
+
+    /// Stores `value` into the place `lhs` denotes.
+    fn store(&mut self, lhs: ExprId, value: Operand, range: TextRange) {
+        match self.hir.exprs.get(lhs.index()).cloned() {
+            Some(Expr::Local(b)) => {
+                let v = self.binding_var(b);
+                self.emit(IrStmt::Copy { dst: v, src: value }, range);
+            }
+            Some(Expr::Declaration { bindings, .. }) => {
+                if let Some(Some(b)) = bindings.first() {
+                    let v = self.declare(*b);
+                    self.emit(IrStmt::Copy { dst: v, src: value }, range);
+                }
+            }
+            Some(Expr::ElementAccess { receiver, args, .. }) => {
+                let coll = self.sub_var(receiver);
+                for a in args.iter() {
+                    self.sub(a.value);
+                }
+                match self.types.member_target(lhs).and_then(|m| {
+                    let d = self.index.member(m);
+                    let owner_ty = self.index.ty(d.owner).self_ty(d.owner);
+                    self.index.element_type(&owner_ty).is_none().then_some(d.setter).flatten()
+                }) {
+                    Some(setter) => {
+                        let n = self.index.program.method(setter).params.len() as u32;
+                        let call = ir::Call {
+                            dst: None,
+                            callee: Callee::Method(setter),
+                            kind: CallKind::Ordinary,
+                            receiver: Some(coll),
+                            args: vec![IrArg {
+                                param: n.checked_sub(1),
+                                value,
+                                mode: ParamMode::Value,
+                            }],
+                            awaited: false,
+                            ty: ValueTy::default(),
+                            new_type: None,
+                        };
+                        self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+                    }
+                    None => {
+                        self.emit(IrStmt::StoreElement { collection: coll, src: value }, range);
+                    }
+                }
+            }
+            Some(Expr::Name { name, .. }) | Some(Expr::MemberAccess { name, .. }) => {
+                let receiver = match self.hir.exprs.get(lhs.index()) {
+                    Some(Expr::MemberAccess { receiver, .. }) => Some(*receiver),
+                    _ => None,
+                };
+                match self.types.target(lhs).cloned() {
+                    Some(ExprTarget::Member(m)) => self.store_member(m, receiver, value, range),
+                    Some(ExprTarget::PrimaryParam(i)) => {
+                        if let Some(v) = self.b.body().param_var(i) {
+                            self.emit(IrStmt::Copy { dst: v, src: value }, range);
+                        }
+                    }
+                    _ => {
+                        let base = match receiver {
+                            Some(r) => Some(self.sub_var(r)),
+                            None => self.this_var,
+                        };
+                        self.emit(
+                            IrStmt::Store {
+                                base,
+                                field: FieldRef::Unknown(name.to_string()),
+                                src: value,
+                            },
+                            range,
+                        );
+                    }
+                }
+            }
+            Some(Expr::Unary {
+                op: UnaryOp::Deref, ..
+            })
+            | Some(Expr::This)
+            | None => {}
+            Some(_) => {
+                self.sub(lhs);
+            }
+        }
+    }
+
+    /// Stores into a field (or auto-property) or calls a property's setter.
+    fn store_member(&mut self, m: MemberId, receiver: Option<ExprId>, value: Operand, range: TextRange) {
+        let data = self.index.member(m);
+        let base = if data.is_static() {
+            None
+        } else {
+            match receiver {
+                Some(r) => Some(self.sub_var(r)),
+                None => self.this_var,
+            }
+        };
+        if let Some(field) = data.field {
+            self.emit(
+                IrStmt::Store {
+                    base,
+                    field: FieldRef::Known(field),
+                    src: value,
+                },
+                range,
+            );
+        } else if let Some(setter) = data.setter {
+            let n = self.index.program.method(setter).params.len() as u32;
+            let call = ir::Call {
+                dst: None,
+                callee: Callee::Method(setter),
+                kind: CallKind::Ordinary,
+                receiver: base,
+                args: vec![IrArg {
+                    param: n.checked_sub(1),
+                    value,
+                    mode: ParamMode::Value,
+                }],
+                awaited: false,
+                ty: ValueTy::default(),
+                new_type: None,
+            };
+            self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        } else {
+            let name = data.name.to_string();
+            self.emit(
+                IrStmt::Store {
+                    base,
+                    field: FieldRef::Unknown(name),
+                    src: value,
+                },
+                range,
+            );
+        }
+    }
+
+    fn coalesce(&mut self, e: ExprId, lhs: ExprId, rhs: ExprId) -> Operand {
+        let range = self.hir.expr_range(e);
+        let ty = self.types.ty(e).clone();
+        let result = self.temp(&ty, range);
+        let left = self.sub_var(lhs);
+        let use_right = self.new_label(range);
+        let use_left = self.new_label(range);
+        let join = self.new_label(range);
+        self.branch(Cond::IsNull(left), use_right, use_left);
+        self.cur = Some(use_left);
+        self.emit(
+            IrStmt::Copy {
+                dst: result,
+                src: Operand::Var(left),
+            },
+            range,
+        );
+        self.jump_to(join);
+        self.cur = Some(use_right);
+        let right = self.sub(rhs);
+        if self.cur.is_some() {
+            self.emit(IrStmt::Copy { dst: result, src: right }, range);
+        }
+        self.place(join);
+        Operand::Var(result)
+    }
+
+    /// `var (a, b) = value` / `(x, y) = value`: element values come from the tuple
+    /// literal when it is one, else from an owned result (each element is new to us).
+    fn deconstruct_from(&mut self, target: ExprId, source: ExprId, value: Operand) {
+        let items: Option<Vec<ExprId>> = match self.hir.exprs.get(source.index()) {
+            Some(Expr::Tuple(items)) => Some(items.iter().map(|(_, x)| *x).collect()),
+            _ => None,
+        };
+        let _ = value;
+        self.deconstruct(target, items.as_deref());
+    }
+
+    /// Assigns each deconstruction target; `sources` are the tuple literal's
+    /// elements when known (their values were already lowered).
+    pub(super) fn deconstruct(&mut self, target: ExprId, sources: Option<&[ExprId]>) {
+        let range = self.hir.expr_range(target);
+        let targets: Vec<ExprId> = match self.hir.exprs.get(target.index()) {
+            Some(Expr::Tuple(items)) => items.iter().map(|(_, x)| *x).collect(),
+            Some(Expr::Declaration { bindings, .. }) => {
+                let bindings = bindings.clone();
+                for (i, b) in bindings.iter().enumerate() {
+                    if let Some(b) = b {
+                        let v = self.declare(*b);
+                        let src = self.element_source(sources, i);
+                        self.emit_element_value(v, src, range);
+                    }
+                }
+                return;
+            }
+            _ => return,
+        };
+        for (i, t) in targets.iter().enumerate() {
+            match self.hir.exprs.get(t.index()) {
+                Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. }) => self.deconstruct(*t, None),
+                _ => {
+                    let src = self.element_source(sources, i);
+                    let ty = self.types.ty(*t).clone();
+                    let tmp = self.temp(&ty, range);
+                    self.emit_element_value(tmp, src, range);
+                    self.store(*t, Operand::Var(tmp), range);
+                }
+            }
+        }
+    }
+
+    fn element_source(&mut self, sources: Option<&[ExprId]>, i: usize) -> Option<Operand> {
+        let src = sources?.get(i)?;
+        Some(self.rvalue(*src))
+    }
+
+    fn emit_element_value(&mut self, dst: VarId, src: Option<Operand>, range: TextRange) {
+        match src {
+            Some(op) => self.emit(IrStmt::Copy { dst, src: op }, range),
+            None => self.emit(IrStmt::Opaque { dst, owning: true }, range),
+        };
+    }
+
+    /// Object and collection initializers applied to the new object `target`.
+    fn initializer(&mut self, target: VarId, ty: &Ty, init: &[InitElem], range: TextRange) {
+        for el in init {
+            match el {
+                InitElem::Member { name, value, range: r } => {
+                    let member = self.find_value_member(ty, name);
+                    match value {
+                        InitValue::Expr(x) => {
+                            let v = self.sub(*x);
+                            match member {
+                                Some(m) => self.store_member_on(m, target, v, *r),
+                                None => {
+                                    self.emit(
+                                        IrStmt::Store {
+                                            base: Some(target),
+                                            field: FieldRef::Unknown(name.to_string()),
+                                            src: v,
+                                        },
+                                        *r,
+                                    );
+                                }
+                            }
+                        }
+                        InitValue::Nested(inner) => {
+                            let mty = member.map(|m| self.index.member(m).ty.clone()).unwrap_or(Ty::Unknown);
+                            let t = self.temp(&mty, *r);
+                            let field = member.and_then(|m| self.index.member(m).field);
+                            self.emit(
+                                IrStmt::Load {
+                                    dst: t,
+                                    base: Some(target),
+                                    field: field.map(FieldRef::Known).unwrap_or_else(|| FieldRef::Unknown(name.to_string())),
+                                },
+                                *r,
+                            );
+                            self.initializer(t, &mty, inner, *r);
+                        }
+                    }
+                }
+                InitElem::Indexer { args, value } => {
+                    for a in args.iter() {
+                        self.sub(a.value);
+                    }
+                    match value {
+                        InitValue::Expr(x) => {
+                            let v = self.sub(*x);
+                            self.emit(IrStmt::StoreElement { collection: target, src: v }, range);
+                        }
+                        InitValue::Nested(inner) => {
+                            let t = self.temp(&Ty::Unknown, range);
+                            self.emit(IrStmt::Element { dst: t, collection: target }, range);
+                            self.initializer(t, &Ty::Unknown, inner, range);
+                        }
+                    }
+                }
+                InitElem::Add(items) => {
+                    let values: Vec<Operand> = items.iter().map(|x| self.sub(*x)).collect();
+                    let add = self.find_method(ty, "Add", values.len());
+                    let callee = match add.and_then(|m| self.index.member(m).method) {
+                        Some(m) => Callee::Method(m),
+                        None => Callee::Unresolved("Add".into()),
+                    };
+                    let args = values
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, value)| IrArg {
+                            param: add.map(|_| i as u32),
+                            value,
+                            mode: ParamMode::Value,
+                        })
+                        .collect();
+                    let call = ir::Call {
+                        dst: None,
+                        callee,
+                        kind: CallKind::Ordinary,
+                        receiver: Some(target),
+                        args,
+                        awaited: false,
+                        ty: ValueTy::default(),
+                        new_type: None,
+                    };
+                    let r = items.first().map(|x| self.hir.expr_range(*x)).unwrap_or(range);
+                    self.emit_throwing(IrStmt::Call(Box::new(call)), r);
+                }
+            }
+        }
+    }
+
+    fn store_member_on(&mut self, m: MemberId, target: VarId, value: Operand, range: TextRange) {
+        let data = self.index.member(m);
+        if let Some(field) = data.field {
+            self.emit(
+                IrStmt::Store {
+                    base: Some(target),
+                    field: FieldRef::Known(field),
+                    src: value,
+                },
+                range,
+            );
+        } else if let Some(setter) = data.setter {
+            let n = self.index.program.method(setter).params.len() as u32;
+            let call = ir::Call {
+                dst: None,
+                callee: Callee::Method(setter),
+                kind: CallKind::Ordinary,
+                receiver: Some(target),
+                args: vec![IrArg {
+                    param: n.checked_sub(1),
+                    value,
+                    mode: ParamMode::Value,
+                }],
+                awaited: false,
+                ty: ValueTy::default(),
+                new_type: None,
+            };
+            self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        }
+    }
+
+    fn find_value_member(&self, ty: &Ty, name: &str) -> Option<MemberId> {
+        self.index.ancestors(ty).into_iter().find_map(|a| {
+            let def = a.def()?;
+            self.index
+                .ty(def)
+                .members
+                .get(name)?
+                .iter()
+                .copied()
+                .find(|m| !self.index.member(*m).is_method_like())
+        })
+    }
+
+    fn find_method(&self, ty: &Ty, name: &str, arity: usize) -> Option<MemberId> {
+        self.index.ancestors(ty).into_iter().find_map(|a| {
+            let def = a.def()?;
+            self.index.ty(def).members.get(name)?.iter().copied().find(|m| {
+                let d = self.index.member(*m);
+                let (min, max) = d.arg_range();
+                d.is_method_like() && !d.is_extension && min <= arity && max.is_none_or(|x| arity <= x)
+            })
+        })
+    }
+
+    /// A lambda, anonymous method or local function: lowered as its own body; the
+    /// enclosing body gets a `Closure` naming the variables it captures.
+    pub(super) fn function(&mut self, f: &Function, kind: BodyKind, dst: Option<VarId>) {
+        let parent = self.self_index;
+        let name = match &f.name {
+            Some(n) => format!("{}.{}", self.b.body().name, n),
+            None => format!("{}.<lambda#{}>", self.b.body().name, self.out.len()),
+        };
+        let (index, file, hir, hir_id, types) = (self.index, self.file, self.hir, self.hir_id, self.types);
+        let this_ty = self.this_var.map(|v| self.b.body().var(v).ty.clone());
+        let captured = {
+            let mut inner = Lowerer::new(index, file, hir, hir_id, types, name, kind, f.range, self.out);
+            for (i, &p) in f.params.iter().enumerate() {
+                inner.own.insert(p);
+                let data = hir.binding(p);
+                let ty = types.binding_ty(p).clone();
+                let v = inner.new_var(data.name.to_string(), VarKind::Param(i as u32), &ty, data.range);
+                inner.vars.insert(p, v);
+            }
+            inner.this_var = this_ty.map(|ty| {
+                let span = inner.b.body().span;
+                inner.b.var("this", VarKind::This, ty, span)
+            });
+            let body_index = inner.self_index;
+            match &f.body {
+                Some(LambdaBody::Block(s)) => inner.stmt(*s),
+                Some(LambdaBody::Expr(x)) => {
+                    let v = inner.expr_value(*x);
+                    let r = hir.expr_range(*x);
+                    if let Operand::Var(t) = &v {
+                        inner.temps.retain(|x| x != t);
+                    }
+                    inner.end_temps(r);
+                    if inner.cur.is_some() {
+                        inner.emit(IrStmt::Return(Some(v)), r);
+                    }
+                }
+                None => {}
+            }
+            let captured = inner.finish(None, Some(parent), f.is_async, false);
+            (body_index, captured)
+        };
+        let (body_index, captured) = captured;
+        let captures: Vec<VarId> = captured.into_iter().map(|b| self.binding_var(b)).collect();
+        self.emit(
+            IrStmt::Closure {
+                dst,
+                body: body_index,
+                captures,
+            },
+            f.range,
+        );
+    }
+}
+
+fn query_exprs(c: &crate::hir::QueryClause) -> Vec<ExprId> {
+    use crate::hir::QueryClause::*;
+    match c {
+        From { source, keys, .. } => std::iter::once(*source).chain(keys.iter().copied()).collect(),
+        Let { value, .. } => vec![*value],
+        Filter(xs) => xs.to_vec(),
+        Select { value, key, .. } => std::iter::once(*value).chain(*key).collect(),
+    }
+}

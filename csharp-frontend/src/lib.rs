@@ -10,6 +10,7 @@
 
 pub mod hir;
 pub mod index;
+pub mod load;
 pub mod lower;
 pub mod parse;
 pub mod project;

@@ -21,7 +21,7 @@ use crate::hir::{
 };
 use crate::source::SourceFile;
 
-pub use build::{IndexInput, build};
+pub use build::{GlobalUsingSpec, IndexInput, LibraryTypeFacts, ProjectInput, build};
 pub use scope::{Resolved, ScopeCtx, TypeParamScope};
 pub use ty::{ParamOwner, Subst, Ty};
 

@@ -1,0 +1,342 @@
+//! Putting the front end together: read and parse every source file once, in
+//! parallel, add the library model, build the index, and lower every body.
+//! Problems with one file or one type are reported and the rest goes on.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use rlc_core::program::TypeId;
+use rlc_core::{FileId, Span, ir};
+use rustc_hash::FxHashSet;
+
+use crate::hir::{FileSyntax, SkipReason, TextRange};
+use crate::index::library::{GeneratedLibrary, generate};
+use crate::index::{FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput};
+use crate::parse::{ParseOptions, parse_file};
+use crate::resolve::ResolveStats;
+use crate::source::{SourceFile, decode};
+
+/// A project as the loader needs it.
+#[derive(Clone, Debug, Default)]
+pub struct ProjectSpec {
+    pub name: String,
+    pub sources: Vec<PathBuf>,
+    pub defines: Vec<String>,
+    /// Direct references, as indices into the project list.
+    pub references: Vec<u32>,
+    pub global_usings: Vec<GlobalUsingSpec>,
+}
+
+/// A library model text: embedded (`<library>/system.toml`) or the user's config.
+#[derive(Clone, Debug)]
+pub struct LibraryText {
+    pub name: String,
+    pub text: String,
+    /// Where to report problems (the config file), if it is a user file.
+    pub path: Option<PathBuf>,
+}
+
+/// Something that went wrong while loading, with where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadNote {
+    pub rule: &'static str,
+    pub path: PathBuf,
+    /// The file's id when it was read (so the range can be shown in context).
+    pub file: Option<FileId>,
+    pub range: Option<TextRange>,
+    pub message: String,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct Timings {
+    pub read_parse: Duration,
+    pub index: Duration,
+    pub lower: Duration,
+}
+
+pub struct Loaded {
+    pub index: Index,
+    pub notes: Vec<LoadNote>,
+    pub timings: Timings,
+    /// Bytes of C# read (sources only, not the model).
+    pub bytes: u64,
+    pub lines: u64,
+    pub syntax_error_files: u64,
+}
+
+/// The embedded library model as [`LibraryText`]s.
+pub fn embedded_library() -> Vec<LibraryText> {
+    rlc_attributes::library::embedded()
+        .iter()
+        .map(|(name, text)| LibraryText {
+            name: format!("<library>/{name}"),
+            text: (*text).to_string(),
+            path: None,
+        })
+        .collect()
+}
+
+fn parse_options(defines: &[String]) -> ParseOptions {
+    ParseOptions {
+        defines: defines.iter().cloned().collect::<FxHashSet<_>>(),
+    }
+}
+
+/// Reads, parses and indexes the projects and the library model.
+pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
+    let start = Instant::now();
+    let mut notes = Vec::new();
+    // Library model first: its files get the first ids.
+    let mut files: Vec<FileEntry> = Vec::new();
+    let mut facts = rustc_hash::FxHashMap::<String, LibraryTypeFacts>::default();
+    let generated: Vec<(Option<GeneratedLibrary>, Vec<LoadNote>)> = library.par_iter().map(generate_library).collect();
+    for (g, n) in generated {
+        notes.extend(n);
+        let Some(g) = g else { continue };
+        let id = FileId(files.len() as u32);
+        let syntax = parse_file(&g.csharp, &ParseOptions::default());
+        for e in &syntax.syntax_errors {
+            let toml_span = g.toml_span(e.range.start as usize);
+            notes.push(LoadNote {
+                rule: "RLC9002",
+                path: PathBuf::from(&g.origin_name),
+                file: None,
+                range: toml_span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
+                message: format!("library model entry does not parse as C#: {}", e.message),
+            });
+        }
+        facts.extend(g.facts.iter().map(|(k, v)| (k.clone(), v.clone())));
+        files.push(FileEntry {
+            source: SourceFile::new(id, PathBuf::from(&g.origin_name), g.csharp.as_str()),
+            syntax,
+            origin: Origin::Library,
+        });
+    }
+    // Sources: every (project, file) once, in parallel.
+    let jobs: Vec<(u32, &PathBuf, &[String])> = projects
+        .iter()
+        .enumerate()
+        .flat_map(|(p, spec)| spec.sources.iter().map(move |s| (p as u32, s, spec.defines.as_slice())))
+        .collect();
+    let base = files.len() as u32;
+    let parsed: Vec<Result<(SourceFile, FileSyntax, u32), LoadNote>> = jobs
+        .par_iter()
+        .enumerate()
+        .map(|(i, (p, path, defines))| {
+            let id = FileId(base + i as u32);
+            read_and_parse(id, path, defines).map(|(s, f)| (s, f, *p))
+        })
+        .collect();
+    let mut bytes = 0u64;
+    let mut lines = 0u64;
+    let mut syntax_error_files = 0u64;
+    for r in parsed {
+        match r {
+            Ok((source, syntax, project)) => {
+                // Ids must be dense: renumber in order.
+                let id = FileId(files.len() as u32);
+                bytes += source.text.len() as u64;
+                lines += source.lines.line_count() as u64;
+                if !syntax.syntax_errors.is_empty() {
+                    syntax_error_files += 1;
+                    if let Some(first) = syntax.syntax_errors.first() {
+                        notes.push(LoadNote {
+                            rule: "RLC9001",
+                            path: source.path.clone(),
+                            file: Some(id),
+                            range: Some(first.range),
+                            message: if syntax.syntax_errors.len() > 1 {
+                                format!(
+                                    "{} (and {} more syntax errors in this file); the methods containing them are not analysed",
+                                    first.message,
+                                    syntax.syntax_errors.len() - 1
+                                )
+                            } else {
+                                format!("{}; the method containing it is not analysed", first.message)
+                            },
+                        });
+                    }
+                }
+                let mut source = source;
+                source.id = id;
+                files.push(FileEntry {
+                    source,
+                    syntax,
+                    origin: Origin::Project(project),
+                });
+            }
+            Err(note) => notes.push(note),
+        }
+    }
+    let read_parse = start.elapsed();
+    let start = Instant::now();
+    let input = IndexInput {
+        files,
+        projects: projects
+            .iter()
+            .map(|p| ProjectInput {
+                references: p.references.clone(),
+                global_usings: p.global_usings.clone(),
+            })
+            .collect(),
+        library_facts: facts,
+    };
+    let index = crate::index::build(input);
+    let index_time = start.elapsed();
+    Loaded {
+        index,
+        notes,
+        timings: Timings {
+            read_parse,
+            index: index_time,
+            lower: Duration::ZERO,
+        },
+        bytes,
+        lines,
+        syntax_error_files,
+    }
+}
+
+fn generate_library(lib: &LibraryText) -> (Option<GeneratedLibrary>, Vec<LoadNote>) {
+    let path = lib.path.clone().unwrap_or_else(|| PathBuf::from(&lib.name));
+    let parsed = match rlc_attributes::library::parse(&lib.text) {
+        Ok(p) => p,
+        Err(e) => {
+            let note = LoadNote {
+                rule: "RLC9002",
+                path,
+                file: None,
+                range: e.span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
+                message: format!("library model: {}", e.message),
+            };
+            return (None, vec![note]);
+        }
+    };
+    let (g, errors) = generate(&lib.name, &parsed);
+    let notes = errors
+        .into_iter()
+        .map(|(span, message)| LoadNote {
+            rule: "RLC9002",
+            path: path.clone(),
+            file: None,
+            range: Some(TextRange::new(span.start as u32, span.end as u32)),
+            message: format!("library model: {message}"),
+        })
+        .collect();
+    (Some(g), notes)
+}
+
+fn read_and_parse(id: FileId, path: &PathBuf, defines: &[String]) -> Result<(SourceFile, FileSyntax), LoadNote> {
+    let note = |message: String| LoadNote {
+        rule: "RLC9003",
+        path: path.clone(),
+        file: None,
+        range: None,
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| note(format!("cannot read the file: {e}")))?;
+    let text = decode(&bytes).map_err(|e| note(format!("skipped: {e}")))?;
+    let opts = parse_options(defines);
+    // A parser bug must not stop the run.
+    let syntax = catch_unwind(AssertUnwindSafe(|| parse_file(&text, &opts)))
+        .map_err(|p| note(format!("internal error while parsing ({}); the file is skipped", panic_message(&p))))?;
+    let text: Arc<str> = text.into();
+    Ok((SourceFile::new(id, path.clone(), text), syntax))
+}
+
+pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+/// Every lowered body of the analysed source, with resolution statistics.
+pub struct Lowered {
+    pub bodies: Vec<ir::Body>,
+    pub stats: ResolveStats,
+    pub skipped: Vec<(Span, SkipReason)>,
+    /// Bodies whose lowering failed: an internal error, reported and skipped.
+    pub internal_errors: Vec<InternalError>,
+}
+
+/// A bug of ours met while handling one declaration.
+#[derive(Clone, Debug)]
+pub struct InternalError {
+    /// Where the failing declaration is.
+    pub span: Option<Span>,
+    /// Which declaration (`App.Reader`, `<top-level> of Program.cs`).
+    pub what: String,
+    pub message: String,
+}
+
+/// Resolves and lowers every body of every source type (and top-level statements),
+/// in parallel. Bodies come out in a deterministic order.
+pub fn lower_all(index: &Index) -> Lowered {
+    let types: Vec<TypeId> = (0..index.types.len() as u32)
+        .map(TypeId)
+        .filter(|t| index.ty(*t).origin != Origin::Library)
+        .collect();
+    let results: Vec<(TypeId, Result<crate::lower::LoweredType, String>)> = types
+        .par_iter()
+        .map(|&t| {
+            let r = catch_unwind(AssertUnwindSafe(|| crate::lower::lower_type(index, t)))
+                .map_err(|p| panic_message(&p));
+            (t, r)
+        })
+        .collect();
+    let top: Vec<(FileId, Result<crate::lower::LoweredType, String>)> = (0..index.files.len() as u32)
+        .into_par_iter()
+        .filter(|f| index.files[*f as usize].syntax.top_level.is_some())
+        .map(|f| {
+            let r = catch_unwind(AssertUnwindSafe(|| crate::lower::lower_top_level(index, FileId(f))))
+                .map_err(|p| panic_message(&p));
+            (FileId(f), r)
+        })
+        .collect();
+    let mut out = Lowered {
+        bodies: Vec::new(),
+        stats: ResolveStats::default(),
+        skipped: Vec::new(),
+        internal_errors: Vec::new(),
+    };
+    let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
+        // Body indices inside a type are relative; make parents absolute.
+        let offset = out.bodies.len() as u32;
+        for mut b in lt.bodies {
+            b.parent = b.parent.map(|p| p + offset);
+            for n in &mut b.nodes {
+                if let ir::Stmt::Closure { body, .. } = &mut n.stmt {
+                    *body += offset;
+                }
+            }
+            out.bodies.push(b);
+        }
+        out.stats.merge(&lt.stats);
+        out.skipped.extend(lt.skipped);
+    };
+    for (t, r) in results {
+        match r {
+            Ok(lt) => absorb(lt, &mut out),
+            Err(message) => out.internal_errors.push(InternalError {
+                span: index.program.ty(t).span,
+                what: index.ty(t).full_name.clone(),
+                message,
+            }),
+        }
+    }
+    for (f, r) in top {
+        match r {
+            Ok(lt) => absorb(lt, &mut out),
+            Err(message) => out.internal_errors.push(InternalError {
+                span: None,
+                what: format!("top-level statements of {}", index.file(f).source.path.display()),
+                message,
+            }),
+        }
+    }
+    out
+}

@@ -462,3 +462,69 @@ impl Index {
         Some((part.file, self.file(part.file).syntax.ty(part.decl).scope))
     }
 }
+
+/// A body of a member and how it runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MemberBody {
+    pub body: crate::hir::BodyId,
+    pub kind: MemberBodyKind,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MemberBodyKind {
+    /// The method, constructor or operator body, or a property's `=> expr`.
+    Main,
+    Initializer,
+    Accessor(crate::hir::AccessorKind),
+}
+
+impl MemberBodyKind {
+    /// Whether the body sees an implicit `value` parameter.
+    pub fn is_setter(self) -> bool {
+        use crate::hir::AccessorKind::*;
+        matches!(self, MemberBodyKind::Accessor(Set | Init | Add | Remove))
+    }
+}
+
+impl Index {
+    /// The bodies a member declares in source.
+    pub fn member_bodies(&self, id: MemberId) -> Vec<MemberBody> {
+        let Some(syntax) = self.member_syntax(id) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if let Some(b) = syntax.body {
+            out.push(MemberBody {
+                body: b,
+                kind: MemberBodyKind::Main,
+            });
+        }
+        if let Some(b) = syntax.initializer {
+            out.push(MemberBody {
+                body: b,
+                kind: MemberBodyKind::Initializer,
+            });
+        }
+        for a in &syntax.accessors {
+            if let Some(b) = a.body {
+                out.push(MemberBody {
+                    body: b,
+                    kind: MemberBodyKind::Accessor(a.kind),
+                });
+            }
+        }
+        out
+    }
+
+    /// `System.IO.File.OpenRead(string)`, `App.Reader.Stream`.
+    pub fn display_member(&self, id: MemberId) -> String {
+        let m = self.member(id);
+        let owner = &self.ty(m.owner).full_name;
+        if m.is_method_like() {
+            let params: Vec<String> = m.params.iter().map(|p| self.display(&p.ty)).collect();
+            format!("{owner}.{}({})", m.name, params.join(", "))
+        } else {
+            format!("{owner}.{}", m.name)
+        }
+    }
+}

@@ -3,6 +3,7 @@
 //! a parameter. One body at a time, against the read-only [`Index`]; nothing is
 //! shared between bodies, so they resolve in parallel.
 
+pub mod dump;
 mod expr;
 mod lookup;
 mod stmt;

@@ -27,7 +27,7 @@ namespace Res.Calls
             var e = Sink.Make("n");
             //      ^^^^^^^^^^^^^^ Sink -> Res.Calls.Sink.Make(string)
             Local();
-            // ^^^^^^^ void -> Res.Calls.Caller.Local()
+        //  ^^^^^^^ void -> Res.Calls.Caller.Local()
             var f = s.Put(x: 3);
             //      ^^^^^^^^^^^ int -> Res.Calls.Sink.Put(int)
         }

@@ -47,19 +47,23 @@ pub(crate) struct Evaluation {
     pub usings: Vec<GlobalUsing>,
     pub references: Vec<Reference>,
     pub notes: Vec<ProjectNote>,
-    /// SDKs imported explicitly that we do not have, with where.
-    pub unresolved_sdks: Vec<(String, Loc)>,
 }
 
 /// Properties whose final value discovery reports, directly or through the
 /// results it derives from them.
-const REPORTED_PROPERTIES: &[&str] = &[
-    "TargetFramework",
-    "TargetFrameworks",
-    "DefineConstants",
-    "LangVersion",
-    "AssemblyName",
-    "RootNamespace",
+const REPORTED_PROPERTIES: &[(&str, &str)] = &[
+    ("TargetFramework", "the framework's preprocessor symbols"),
+    (
+        "TargetFrameworks",
+        "the frameworks' sources and preprocessor symbols",
+    ),
+    ("DefineConstants", "the preprocessor symbols"),
+    ("LangVersion", "the language version"),
+    ("AssemblyName", "the assembly name"),
+    ("RootNamespace", "the root namespace"),
+    ("ImplicitUsings", "the implicit global usings"),
+    ("EnableDefaultItems", "the default `**/*.cs` sources"),
+    ("EnableDefaultCompileItems", "the default `**/*.cs` sources"),
 ];
 
 /// Properties MSBuild computes itself; projects cannot set them.
@@ -318,7 +322,20 @@ impl Evaluator<'_> {
         });
     }
 
-    fn note_issue(&mut self, issue: &Issue, effect: &str) {
+    /// Reports that `effect` depends on `issue`, at the issue's origin. An
+    /// effect elsewhere (an import, an item) names its own location.
+    fn note_issue(&mut self, issue: &Issue, effect: &str, effect_at: Option<&Loc>) {
+        // Effects inside our SDK model surface through the reported
+        // properties they derive from; their own location means nothing to users.
+        if effect_at.is_some_and(|at| sdk::is_embedded(&at.file)) {
+            return;
+        }
+        let effect = match effect_at {
+            Some(at) if at.file != issue.loc.file || at.pos.line != issue.loc.pos.line => {
+                format!("{effect} at {}:{}", at.file.display(), at.pos.line)
+            }
+            _ => effect.to_owned(),
+        };
         let message = format!("{effect} may be wrong: {}", issue.message);
         self.note(&issue.loc.clone(), NoteSeverity::Warning, message);
     }
@@ -353,6 +370,9 @@ impl Evaluator<'_> {
         for element in elements {
             match element.name.as_str() {
                 "PropertyGroup" => {
+                    for property in &element.children {
+                        self.props.declare(&property.name);
+                    }
                     let outcome = self.condition(element);
                     let taint = outcome.taint.or_else(|| inherited.clone());
                     for property in &element.children {
@@ -385,7 +405,8 @@ impl Evaluator<'_> {
                             self.import(import, &taint);
                         }
                     } else if let Some(issue) = outcome.taint {
-                        self.note_issue(&issue, "skipping these imports");
+                        let at = self.loc(element.pos);
+                        self.note_issue(&issue, "skipping the imports", Some(&at));
                     }
                 }
                 "Choose" => self.choose(element, inherited),
@@ -426,7 +447,8 @@ impl Evaluator<'_> {
                         return;
                     }
                     if let Some(issue) = outcome.taint {
-                        self.note_issue(&issue, "the choice of this `When` branch");
+                        let at = self.loc(branch.pos);
+                        self.note_issue(&issue, "the choice of the `When` branch", Some(&at));
                     }
                 }
                 "Otherwise" => {
@@ -443,7 +465,7 @@ impl Evaluator<'_> {
         let at = self.loc(element.pos);
         if !outcome.value {
             if let Some(issue) = outcome.taint {
-                self.note_issue(&issue, "skipping this import");
+                self.note_issue(&issue, "skipping the import", Some(&at));
             }
             return;
         }
@@ -458,8 +480,9 @@ impl Evaluator<'_> {
             return;
         }
         let value = self.expand(project, element.pos);
-        if let Some(issue) = value.taint.as_ref().or(inherited.as_ref()) {
-            self.note_issue(&issue.clone(), "this import");
+        let taint = value.taint.clone().or_else(|| inherited.clone());
+        if let Some(issue) = &taint {
+            self.note_issue(issue, "the import", Some(&at));
         }
         for spec in value
             .text
@@ -490,6 +513,8 @@ impl Evaluator<'_> {
             let target = path::resolve(&self.frame.dir, &unescape(spec));
             match path::find_ignoring_case(&target) {
                 Some(found) if found.is_file() => self.import_file(&found, &at),
+                // The taint note already says why the path may be wrong.
+                _ if taint.is_some() => {}
                 _ => self.note(
                     &at,
                     NoteSeverity::Warning,
@@ -574,9 +599,7 @@ impl Evaluator<'_> {
             }
             SdkKind::Unknown if !implicit => {
                 if part == SdkPart::Props {
-                    self.out
-                        .unresolved_sdks
-                        .push((sdk::sdk_name(name).to_owned(), at.clone()));
+                    self.props.mark_incomplete(sdk::sdk_name(name), &at);
                     self.note(
                         &at,
                         NoteSeverity::Note,
@@ -655,7 +678,8 @@ impl Evaluator<'_> {
                 if let Some(issue) = taint {
                     self.note_issue(
                         &issue,
-                        &format!("skipping this `{}` item", item.element.name),
+                        &format!("skipping the `{}` item", item.element.name),
+                        Some(&loc),
                     );
                 }
                 continue;
@@ -771,7 +795,7 @@ impl Evaluator<'_> {
             }
         }
         if let Some(issue) = taint {
-            self.note_issue(&issue, "the files of this `Compile` item");
+            self.note_issue(&issue, "the files of the `Compile` item", Some(loc));
         }
     }
 
@@ -824,7 +848,7 @@ impl Evaluator<'_> {
             });
         }
         if let Some(issue) = taint {
-            self.note_issue(&issue, "this `Using` item");
+            self.note_issue(&issue, "the `Using` item", Some(loc));
         }
     }
 
@@ -870,14 +894,18 @@ impl Evaluator<'_> {
             }
         }
         if let Some(issue) = taint {
-            self.note_issue(&issue, "this `ProjectReference`");
+            self.note_issue(&issue, "the `ProjectReference`", Some(loc));
         }
     }
 
     fn finish(mut self) -> Evaluation {
-        for name in REPORTED_PROPERTIES {
+        for (name, consequence) in REPORTED_PROPERTIES {
             if let Some(issue) = self.props.get(name).and_then(|p| p.taint.clone()) {
-                self.note_issue(&issue, &format!("`{name}`"));
+                self.note_issue(
+                    &issue,
+                    &format!("`{name}` (and with it {consequence})"),
+                    None,
+                );
             }
         }
         self.out.props = self.props;

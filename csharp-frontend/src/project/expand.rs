@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::framework;
 use super::path;
@@ -68,9 +68,26 @@ pub(crate) struct Prop {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Props {
     map: FxHashMap<String, Prop>,
+    /// An SDK we could not load was imported (name, where): a property that
+    /// is unset and that no evaluated file assigns may be one it sets.
+    incomplete: Option<(String, Loc)>,
+    /// Properties some evaluated file assigns, taken or not (lowercase).
+    declared: FxHashSet<String>,
 }
 
 impl Props {
+    /// Records that a file assigns `name` (whatever its condition).
+    pub fn declare(&mut self, name: &str) {
+        if !self.declared.contains(name) {
+            self.declared.insert(name.to_ascii_lowercase());
+        }
+    }
+
+    pub fn mark_incomplete(&mut self, sdk: &str, at: &Loc) {
+        self.incomplete
+            .get_or_insert_with(|| (sdk.to_owned(), at.clone()));
+    }
+
     pub fn get(&self, name: &str) -> Option<&Prop> {
         self.map.get(&name.to_ascii_lowercase())
     }
@@ -218,13 +235,21 @@ impl Scope<'_> {
                 )),
             };
         }
-        match self.props.get(name) {
-            Some(prop) => Value {
+        match (self.props.get(name), &self.props.incomplete) {
+            (Some(prop), _) => Value {
                 text: prop.value.clone(),
                 taint: prop.taint.clone(),
             },
-            // Unset properties (and environment variables, which we do not read) are empty.
-            None => Value::default(),
+                        (None, Some((sdk, at))) if !self.props.declared.contains(&name.to_ascii_lowercase()) => Value {
+                text: String::new(),
+                taint: Some(self.issue(format!(
+                    "`$({name})` is not set here; the SDK `{sdk}` imported at {}:{}, which rlc-sharp cannot load, may set it",
+                    at.file.display(),
+                    at.pos.line
+                ))),
+            },
+                        // Unset properties (and environment variables, which we do not read) are empty.
+            (None, _) => Value::default(),
         }
     }
 

@@ -262,7 +262,11 @@ fn merge(
         .collect();
     all_defines.sort();
     all_defines.dedup();
-    if outer.sdk_style && target_frameworks.is_empty() {
+    let framework_tainted = ["TargetFramework", "TargetFrameworks"]
+        .iter()
+        .any(|name| outer.props.get(name).is_some_and(|p| p.taint.is_some()));
+    // A tainted framework property has its own note saying why.
+    if outer.sdk_style && target_frameworks.is_empty() && !framework_tainted {
         notes.push(no_framework_note(project, outer, file));
     }
     let first_set = |name: &str| {
@@ -368,16 +372,9 @@ fn no_framework_note(
                 .get("TargetFrameworks")
                 .and_then(|p| p.set_at.clone())
         });
-    let mut message =
-        "no target framework: `TargetFramework` and `TargetFrameworks` are empty".to_owned();
-    if let Some((sdk, loc)) = outer.unresolved_sdks.first() {
-        message.push_str(&format!(
-            " (they may be set by the SDK `{sdk}` imported at {}:{}, which rlc-sharp cannot load)",
-            loc.file.display(),
-            loc.pos.line
-        ));
-    }
-    message.push_str("; framework symbols such as NET or NETFRAMEWORK are not defined");
+    let message = "no target framework: `TargetFramework` and `TargetFrameworks` are empty; \
+                   framework symbols such as NET or NETFRAMEWORK are not defined"
+        .to_owned();
     let (file, line, column) = match at {
         Some(loc) => (
             loc.file.to_path_buf(),

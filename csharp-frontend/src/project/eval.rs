@@ -973,7 +973,7 @@ mod tests {
         assert!(
             e.notes[0]
                 .message
-                .contains("`TargetFrameworks` may be wrong"),
+                .starts_with("`TargetFrameworks` (and with it"),
             "{}",
             e.notes[0].message
         );

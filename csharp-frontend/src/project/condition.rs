@@ -186,8 +186,8 @@ impl<'a> Parser<'a> {
         if rest.starts_with("@(") || rest.starts_with("%(") {
             return Err(ITEMS_UNSUPPORTED.into());
         }
-        if rest.starts_with("$(") {
-            let len = expand::matching_paren(&rest[2..]).ok_or("unbalanced `$(`")?;
+        if let Some(after) = rest.strip_prefix("$(") {
+            let len = expand::matching_paren(after).ok_or("unbalanced `$(`")?;
             self.at += len + 3;
             return Ok(Operand::Text(rest[..len + 3].to_owned()));
         }
@@ -377,12 +377,11 @@ mod tests {
         assert!(eval(&p, "'8.0' >= '5.0' and '4.6.2' < '4.7'").value);
         assert!(eval(&p, "HasTrailingSlash('a/') and !Exists('nope.props')").value);
         assert!(
-            eval(
+            !eval(
                 &p,
                 "Exists('$(MSBuildExtensionsPath)/Microsoft.Common.props')"
             )
             .value
-                == false
         );
     }
 

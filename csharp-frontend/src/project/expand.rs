@@ -724,7 +724,7 @@ fn is_compatible(target: &str, candidate: &str) -> bool {
     };
     match (target.kind, candidate.kind) {
         (a, b) if a == b => at_least(&target.version, &candidate.version),
-        (NetCoreApp, NetStandard) => {
+        (CoreApp, Standard) => {
             let needed: &[u32] = match candidate.version.as_slice() {
                 [1, ..] => &[1, 0],
                 [2, 0, ..] => &[2, 0],
@@ -732,7 +732,7 @@ fn is_compatible(target: &str, candidate: &str) -> bool {
             };
             at_least(&target.version, needed)
         }
-        (NetFramework, NetStandard) => {
+        (Framework, Standard) => {
             !at_least(&candidate.version, &[2, 1]) && at_least(&target.version, &[4, 6, 1])
         }
         _ => false,

@@ -6,22 +6,22 @@ use std::cmp::Ordering;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
-    NetCoreApp,
-    NetStandard,
-    NetFramework,
+    CoreApp,
+    Standard,
+    Framework,
 }
 
 impl Kind {
     pub fn identifier(self) -> &'static str {
         match self {
-            Kind::NetCoreApp => ".NETCoreApp",
-            Kind::NetStandard => ".NETStandard",
-            Kind::NetFramework => ".NETFramework",
+            Kind::CoreApp => ".NETCoreApp",
+            Kind::Standard => ".NETStandard",
+            Kind::Framework => ".NETFramework",
         }
     }
 
     fn from_identifier(identifier: &str) -> Option<Kind> {
-        [Kind::NetCoreApp, Kind::NetStandard, Kind::NetFramework]
+        [Kind::CoreApp, Kind::Standard, Kind::Framework]
             .into_iter()
             .find(|k| k.identifier().eq_ignore_ascii_case(identifier))
     }
@@ -45,17 +45,17 @@ pub(crate) fn parse(moniker: &str) -> Option<Framework> {
         None => (moniker.as_str(), None),
     };
     let (kind, version) = if let Some(v) = framework.strip_prefix("netcoreapp") {
-        (Kind::NetCoreApp, parse_version(v)?)
+        (Kind::CoreApp, parse_version(v)?)
     } else if let Some(v) = framework.strip_prefix("netstandard") {
-        (Kind::NetStandard, parse_version(v)?)
+        (Kind::Standard, parse_version(v)?)
     } else if let Some(v) = framework.strip_prefix("net") {
         // `net5.0` and later are .NET (Core); `net10` without a dot is .NET Framework 1.0.
         let version = parse_version(v)?;
         (
             if version[0] >= 5 {
-                Kind::NetCoreApp
+                Kind::CoreApp
             } else {
-                Kind::NetFramework
+                Kind::Framework
             },
             version,
         )
@@ -138,9 +138,9 @@ impl Framework {
         let underscored = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join("_");
         let compact = |v: &[u32]| v.iter().map(u32::to_string).collect::<String>();
         let mut out = Vec::new();
-        let modern = self.kind == Kind::NetCoreApp && self.version[0] >= 5;
+        let modern = self.kind == Kind::CoreApp && self.version[0] >= 5;
         match self.kind {
-            Kind::NetCoreApp => {
+            Kind::CoreApp => {
                 if modern {
                     out.push("NET".to_owned());
                     out.push(format!("NET{}", underscored(&self.version)));
@@ -149,11 +149,11 @@ impl Framework {
                 }
                 out.push("NETCOREAPP".to_owned());
             }
-            Kind::NetStandard => {
+            Kind::Standard => {
                 out.push("NETSTANDARD".to_owned());
                 out.push(format!("NETSTANDARD{}", underscored(&self.version)));
             }
-            Kind::NetFramework => {
+            Kind::Framework => {
                 out.push("NETFRAMEWORK".to_owned());
                 out.push(format!("NET{}", compact(&self.version)));
             }
@@ -163,12 +163,12 @@ impl Framework {
                 continue;
             }
             out.push(match self.kind {
-                Kind::NetCoreApp if known[0] >= 5 => {
+                Kind::CoreApp if known[0] >= 5 => {
                     format!("NET{}_OR_GREATER", underscored(&known))
                 }
-                Kind::NetCoreApp => format!("NETCOREAPP{}_OR_GREATER", underscored(&known)),
-                Kind::NetStandard => format!("NETSTANDARD{}_OR_GREATER", underscored(&known)),
-                Kind::NetFramework => format!("NET{}_OR_GREATER", compact(&known)),
+                Kind::CoreApp => format!("NETCOREAPP{}_OR_GREATER", underscored(&known)),
+                Kind::Standard => format!("NETSTANDARD{}_OR_GREATER", underscored(&known)),
+                Kind::Framework => format!("NET{}_OR_GREATER", compact(&known)),
             });
         }
         if let (true, Some((platform, version))) = (modern, &self.platform) {
@@ -201,10 +201,10 @@ impl Framework {
 
     fn moniker(&self) -> String {
         match self.kind {
-            Kind::NetCoreApp if self.version[0] >= 5 => format!("net{}", self.version_string(2)),
-            Kind::NetCoreApp => format!("netcoreapp{}", self.version_string(2)),
-            Kind::NetStandard => format!("netstandard{}", self.version_string(2)),
-            Kind::NetFramework => {
+            Kind::CoreApp if self.version[0] >= 5 => format!("net{}", self.version_string(2)),
+            Kind::CoreApp => format!("netcoreapp{}", self.version_string(2)),
+            Kind::Standard => format!("netstandard{}", self.version_string(2)),
+            Kind::Framework => {
                 let mut version = self.version.clone();
                 while version.len() > 2 && version.last() == Some(&0) {
                     version.pop();
@@ -222,7 +222,7 @@ impl Framework {
 /// every major up to the one targeted, so new majors need no table update.
 fn known_versions(kind: Kind, target: &[u32]) -> Vec<Vec<u32>> {
     let table: &[&[u32]] = match kind {
-        Kind::NetCoreApp => &[
+        Kind::CoreApp => &[
             &[1, 0],
             &[1, 1],
             &[2, 0],
@@ -231,7 +231,7 @@ fn known_versions(kind: Kind, target: &[u32]) -> Vec<Vec<u32>> {
             &[3, 0],
             &[3, 1],
         ],
-        Kind::NetStandard => &[
+        Kind::Standard => &[
             &[1, 0],
             &[1, 1],
             &[1, 2],
@@ -242,7 +242,7 @@ fn known_versions(kind: Kind, target: &[u32]) -> Vec<Vec<u32>> {
             &[2, 0],
             &[2, 1],
         ],
-        Kind::NetFramework => &[
+        Kind::Framework => &[
             &[2, 0],
             &[3, 0],
             &[3, 5],
@@ -261,7 +261,7 @@ fn known_versions(kind: Kind, target: &[u32]) -> Vec<Vec<u32>> {
         ],
     };
     let mut versions: Vec<Vec<u32>> = table.iter().map(|v| v.to_vec()).collect();
-    if kind == Kind::NetCoreApp {
+    if kind == Kind::CoreApp {
         versions.extend((5..=target[0]).map(|major| vec![major, 0]));
     }
     versions
@@ -321,9 +321,9 @@ mod tests {
 
     #[test]
     fn monikers() {
-        assert_eq!(parse("net10").unwrap().kind, Kind::NetFramework);
-        assert_eq!(parse("net10.0").unwrap().kind, Kind::NetCoreApp);
-        assert_eq!(parse("net5").unwrap().kind, Kind::NetCoreApp);
+        assert_eq!(parse("net10").unwrap().kind, Kind::Framework);
+        assert_eq!(parse("net10.0").unwrap().kind, Kind::CoreApp);
+        assert_eq!(parse("net5").unwrap().kind, Kind::CoreApp);
         assert_eq!(parse("uap10.0"), None);
         assert_eq!(
             Framework::moniker_of(".NETFramework", "v4.7.2").as_deref(),

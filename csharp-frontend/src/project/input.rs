@@ -18,8 +18,7 @@ pub(crate) struct Plan {
     pub seeds: Vec<PathBuf>,
     /// C# files named directly, or found under a directory without projects.
     pub loose: Vec<PathBuf>,
-    /// Whether a directory without any project was given.
-    pub implicit_dir: bool,
+
     /// `$(SolutionDir)` and friends when exactly one solution was given.
     pub globals: Vec<(String, String)>,
     pub notes: Vec<ProjectNote>,
@@ -129,7 +128,7 @@ fn directory(
         ),
         severity: NoteSeverity::Note,
     });
-    plan.implicit_dir = true;
+
     plan.loose.extend(sources);
     Ok(())
 }

@@ -46,8 +46,8 @@ pub struct Workspace {
     pub projects: Vec<Project>,
     /// Everything skipped or odd, sorted by location.
     pub notes: Vec<ProjectNote>,
-    /// No project was found: all `.cs` files below the root form one
-    /// implicit project.
+    /// No project was found: the only project is the implicit one (all
+    /// `.cs` files below the directory given, or the `.cs` files given).
     pub implicit: bool,
 }
 

@@ -84,7 +84,7 @@ pub(crate) fn build(plan: Plan) -> Workspace {
         notes.extend(entry.notes);
         projects.push(project);
     }
-    let implicit = projects.is_empty() && plan.implicit_dir;
+    let implicit = projects.is_empty() && !plan.loose.is_empty();
     if !plan.loose.is_empty() {
         projects.push(implicit_project(&plan.root, plan.loose));
     }
@@ -265,8 +265,12 @@ fn merge(
     let framework_tainted = ["TargetFramework", "TargetFrameworks"]
         .iter()
         .any(|name| outer.props.get(name).is_some_and(|p| p.taint.is_some()));
-    // A tainted framework property has its own note saying why.
-    if outer.sdk_style && target_frameworks.is_empty() && !framework_tainted {
+    // A tainted framework property has its own note saying why, and so has
+    // a project file we could not load.
+    if let (Some(file), true) = (
+        file,
+        outer.sdk_style && target_frameworks.is_empty() && !framework_tainted,
+    ) {
         notes.push(no_framework_note(project, outer, file));
     }
     let first_set = |name: &str| {
@@ -357,11 +361,7 @@ fn defines(
     defines
 }
 
-fn no_framework_note(
-    project: &Path,
-    outer: &Evaluation,
-    file: Option<&Arc<XmlFile>>,
-) -> ProjectNote {
+fn no_framework_note(project: &Path, outer: &Evaluation, file: &XmlFile) -> ProjectNote {
     let at = outer
         .props
         .get("TargetFramework")
@@ -383,8 +383,8 @@ fn no_framework_note(
         ),
         None => (
             project.to_path_buf(),
-            file.map(|f| f.root.pos.line),
-            file.map(|f| f.root.pos.col),
+            Some(file.root.pos.line),
+            Some(file.root.pos.col),
         ),
     };
     ProjectNote {

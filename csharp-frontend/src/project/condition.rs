@@ -21,6 +21,16 @@ pub(crate) fn evaluate(condition: &str, scope: &Scope<'_>, toolset_files: &[&str
             taint: None,
         };
     }
+    if expand::paren_depth(condition) > expand::MAX_NESTING {
+        let message = format!(
+            "condition nests parentheses more than {} levels deep",
+            expand::MAX_NESTING
+        );
+        return Outcome {
+            value: false,
+            taint: Some(scope.issue(message)),
+        };
+    }
     let parsed = Parser {
         text: condition,
         at: 0,

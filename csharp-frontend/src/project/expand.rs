@@ -145,6 +145,13 @@ impl Scope<'_> {
     /// Expands every `$(...)` in `text`. `@(...)` and `%(...)` are left as
     /// written; callers that care about them check first.
     pub fn expand(&self, text: &str) -> Value {
+        if paren_depth(text) > MAX_NESTING {
+            let message = format!("`{text}` nests parentheses more than {MAX_NESTING} levels deep");
+            return Value {
+                text: String::new(),
+                taint: Some(self.issue(message)),
+            };
+        }
         let mut out = String::with_capacity(text.len());
         let mut taint: Taint = None;
         let mut rest = text;
@@ -481,6 +488,26 @@ impl Scope<'_> {
     }
 }
 
+/// Expansion and condition parsing recurse on parentheses; real projects
+/// nest a handful.
+pub(crate) const MAX_NESTING: usize = 64;
+
+/// The deepest parenthesis nesting in `text`.
+pub(crate) fn paren_depth(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 /// The length of the text up to the `)` that closes an already opened `(`,
 /// skipping quoted strings and nested parentheses.
 pub(crate) fn matching_paren(text: &str) -> Option<usize> {
@@ -638,6 +665,8 @@ fn string_method(value: &str, member: &str, args: &[Value]) -> Result<String, St
 }
 
 fn pad(chars: &[char], width: usize, fill: Option<char>, left: bool) -> String {
+    // Padding is for version strings and the like; refuse absurd widths.
+    let width = width.min(chars.len() + 4096);
     let fill: String =
         std::iter::repeat_n(fill.unwrap_or(' '), width.saturating_sub(chars.len())).collect();
     let value: String = chars.iter().collect();

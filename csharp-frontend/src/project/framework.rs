@@ -218,6 +218,8 @@ impl Framework {
     }
 }
 
+const MAX_MAJOR: u32 = 1000;
+
 /// The versions the SDK knows for `_OR_GREATER` symbols. For .NET it lists
 /// every major up to the one targeted, so new majors need no table update.
 fn known_versions(kind: Kind, target: &[u32]) -> Vec<Vec<u32>> {
@@ -262,7 +264,8 @@ fn known_versions(kind: Kind, target: &[u32]) -> Vec<Vec<u32>> {
     };
     let mut versions: Vec<Vec<u32>> = table.iter().map(|v| v.to_vec()).collect();
     if kind == Kind::CoreApp {
-        versions.extend((5..=target[0]).map(|major| vec![major, 0]));
+        // Bounded: a bogus `net100000.0` must not allocate without limit.
+        versions.extend((5..=target[0].min(MAX_MAJOR)).map(|major| vec![major, 0]));
     }
     versions
 }

@@ -91,22 +91,39 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<XmlFile, LoadError> {
     })?;
     Ok(XmlFile {
         path: path.to_path_buf(),
-        root: convert(&doc, doc.root_element()),
+        root: convert(&doc, doc.root_element(), 0)?,
     })
 }
 
-fn convert(doc: &roxmltree::Document<'_>, node: roxmltree::Node<'_, '_>) -> Element {
+/// Real MSBuild files nest a few levels; this bound keeps a hostile file
+/// from exhausting the stack of the recursive conversion and evaluation.
+const MAX_DEPTH: usize = 128;
+
+fn convert(
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    depth: usize,
+) -> Result<Element, LoadError> {
     let at = doc.text_pos_at(node.range().start);
+    if depth > MAX_DEPTH {
+        return Err(LoadError::Malformed {
+            pos: Pos {
+                line: at.row,
+                col: at.col,
+            },
+            message: format!("elements nested more than {MAX_DEPTH} levels deep"),
+        });
+    }
     let mut text = String::new();
     let mut children = Vec::new();
     for child in node.children() {
         if child.is_element() {
-            children.push(convert(doc, child));
+            children.push(convert(doc, child, depth + 1)?);
         } else if child.is_text() {
             text.push_str(child.text().unwrap_or_default());
         }
     }
-    Element {
+    Ok(Element {
         name: node.tag_name().name().into(),
         attrs: node
             .attributes()
@@ -118,7 +135,7 @@ fn convert(doc: &roxmltree::Document<'_>, node: roxmltree::Node<'_, '_>) -> Elem
             line: at.row,
             col: at.col,
         },
-    }
+    })
 }
 
 /// Every MSBuild file read during a discovery, read and parsed once.
@@ -166,6 +183,15 @@ mod tests {
         assert_eq!(a.attr("Condition"), Some("x"));
         assert_eq!(a.text, "v");
         assert_eq!(a.pos, Pos { line: 3, col: 5 });
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = format!("{}{}", "<a>".repeat(10_000), "</a>".repeat(10_000));
+        assert!(matches!(
+            parse(Path::new("p"), &text),
+            Err(LoadError::Malformed { .. })
+        ));
     }
 
     #[test]

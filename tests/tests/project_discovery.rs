@@ -418,7 +418,52 @@ fn legacy_project_uses_explicit_items_and_its_own_defines() {
     // Directory.Build.props comes through the toolset's Microsoft.Common.props.
     assert_eq!(legacy.lang_version.as_deref(), Some("7.3"));
     assert!(legacy.global_usings.is_empty());
-    assert_eq!(notes(&ws), Vec::<String>::new());
+    // An unconditional import from Visual Studio's installation is noted;
+    // the conditional one is skipped by its condition.
+    assert_eq!(
+        notes(&ws),
+        [
+            r"Legacy/Legacy.csproj:31: `Microsoft\VisualStudio\v\TextTemplating\Microsoft.TextTemplating.targets` of the MSBuild installation is not modelled by rlc-sharp; skipped"
+        ]
+    );
+    assert_eq!(ws.notes[0].severity, NoteSeverity::Note);
+}
+
+#[test]
+fn sdk_forms_explicit_imports_elements_unknown_and_non_compiling() {
+    let ws = discover_case("sdk_forms");
+    let explicit = project(&ws, "ExplicitImport");
+    assert!(explicit.is_sdk_style);
+    assert_eq!(explicit.sdk.as_deref(), Some("Microsoft.NET.Sdk.Web"));
+    assert!(explicit.global_usings.contains(&GlobalUsing::Namespace(
+        "Microsoft.AspNetCore.Builder".into()
+    )));
+    assert_eq!(
+        sources(&ws, "ExplicitImport"),
+        ["ExplicitImport/Program.cs"]
+    );
+
+    let element = project(&ws, "SdkElement");
+    assert_eq!(element.sdk.as_deref(), Some("Microsoft.NET.Sdk.Worker"));
+    assert_eq!(sources(&ws, "SdkElement"), ["SdkElement/Program.cs"]);
+
+    // An SDK we do not know is evaluated as Microsoft.NET.Sdk, with a note.
+    let extras = project(&ws, "Extras");
+    assert_eq!(extras.sdk.as_deref(), Some("MSBuild.Sdk.Extras"));
+    assert_eq!(extras.target_frameworks, ["netstandard2.0", "net6.0"]);
+    assert_eq!(sources(&ws, "Extras"), ["Extras/Lib.cs"]);
+
+    // NoTargets projects compile nothing.
+    assert!(project(&ws, "Docs").sources.is_empty());
+
+    assert_eq!(
+        notes(&ws),
+        [
+            "Docs/Docs.csproj:1: the SDK `Microsoft.Build.NoTargets` compiles no C#; the project's sources are not checked",
+            "Extras/Extras.csproj:1: the MSBuild SDK `MSBuild.Sdk.Extras` is not known to rlc-sharp; \
+             the project is evaluated as a Microsoft.NET.Sdk project",
+        ]
+    );
 }
 
 #[test]

@@ -39,7 +39,8 @@ pub(crate) struct Reference {
 pub(crate) struct Evaluation {
     pub props: Props,
     pub sdk_style: bool,
-    /// The SDKs named by the project (`Sdk="..."`, `<Sdk Name>`), first is primary.
+    /// The SDKs the project uses (`Sdk="..."`, `<Sdk Name>`, `<Import Sdk>`),
+    /// in order; the first is the primary one.
     pub sdks: Vec<String>,
     /// False for projects of SDKs that compile nothing (NoTargets, Traversal).
     pub compiles: bool,
@@ -146,10 +147,7 @@ pub(crate) fn evaluate(
             .filter(|c| c.name == "Sdk")
             .filter_map(|c| c.attr("Name").map(|n| (n.trim().to_owned(), c.pos))),
     );
-    evaluator.out.sdks = sdks
-        .iter()
-        .map(|(s, _)| sdk::sdk_name(s).to_owned())
-        .collect();
+
     for (name, pos) in &sdks {
         evaluator.sdk_import(name, SdkPart::Props, *pos, true);
     }
@@ -496,7 +494,10 @@ impl Evaluator<'_> {
                     None => self.note(
                         &at,
                         NoteSeverity::Note,
-                        format!("`{spec}` belongs to the MSBuild installation and is not modelled by rlc-sharp; skipped"),
+                        format!(
+                            "`{}` of the MSBuild installation is not modelled by rlc-sharp; skipped",
+                            rest.trim_start_matches(['/', '\\'])
+                        ),
                     ),
                 }
                 continue;
@@ -580,8 +581,15 @@ impl Evaluator<'_> {
     /// The implicit or explicit import of an SDK's `Sdk.props`/`Sdk.targets`.
     fn sdk_import(&mut self, name: &str, part: SdkPart, pos: Pos, implicit: bool) {
         let at = self.loc(pos);
-        self.out.sdk_style = true;
-        let flavour = match sdk::classify(name) {
+        let kind = sdk::classify(name);
+        if implicit || !matches!(kind, SdkKind::Unknown) {
+            self.out.sdk_style = true;
+            let name = sdk::sdk_name(name);
+            if !self.out.sdks.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+                self.out.sdks.push(name.to_owned());
+            }
+        }
+        let flavour = match kind {
             SdkKind::Known(flavour) => flavour,
             SdkKind::NonCompiling => {
                 self.out.compiles = false;

@@ -56,7 +56,15 @@ pub(crate) fn plan(inputs: &[PathBuf]) -> Result<Plan, DiscoverError> {
         anchors.push(absolute.parent().map(Path::to_path_buf).unwrap_or_default());
         match path::extension_lowercase(&absolute).as_str() {
             "sln" | "slnx" | "slnf" => solutions.push(solution::read(&absolute)?),
-            "csproj" => plan.seeds.push(absolute),
+            "csproj" => {
+                // A project named on the command line must at least be
+                // readable; what it contains is the evaluation's business.
+                std::fs::File::open(&absolute).map_err(|e| DiscoverError::Unreadable {
+                    path: input.clone(),
+                    reason: e.to_string(),
+                })?;
+                plan.seeds.push(absolute)
+            }
             "cs" => plan.loose.push(absolute),
             _ => {
                 return Err(DiscoverError::Unsupported {

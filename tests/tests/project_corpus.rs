@@ -89,3 +89,10 @@ fn corpus_lucenenet() {
 fn corpus_efcore() {
     report("/work/corpus/efcore/EFCore.slnx");
 }
+
+#[test]
+#[ignore]
+fn corpus_efcore_directory_and_filter() {
+    report("/work/corpus/efcore");
+    report("/work/corpus/efcore/EFCore.Sqlite.slnf");
+}

@@ -163,15 +163,8 @@ pub(crate) fn evaluate(
 
 fn initial_properties(project: &Path, globals: &[(String, String)]) -> Props {
     let mut props = Props::default();
-    let lossy = |p: Option<&std::ffi::OsStr>| {
-        p.map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
     let dir = project.parent().unwrap_or(Path::new(""));
-    let extension = project
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
+    let extension = path::dotted_extension(project);
     let fixed = [
         (
             "MSBuildProjectFullPath",
@@ -182,8 +175,8 @@ fn initial_properties(project: &Path, globals: &[(String, String)]) -> Props {
             dir.to_string_lossy().into_owned(),
         ),
         ("MSBuildProjectDirectoryNoRoot", no_root(dir)),
-        ("MSBuildProjectFile", lossy(project.file_name())),
-        ("MSBuildProjectName", lossy(project.file_stem())),
+        ("MSBuildProjectFile", path::os_text(project.file_name())),
+        ("MSBuildProjectName", path::os_text(project.file_stem())),
         ("MSBuildProjectExtension", extension),
         ("MSBuildExtensionsPath", TOOLSET.to_owned()),
         ("MSBuildExtensionsPath32", TOOLSET.to_owned()),
@@ -273,13 +266,9 @@ impl Evaluator<'_> {
     }
 
     fn set_this_file(&mut self, file: &Path) {
-        let lossy = |p: Option<&std::ffi::OsStr>| {
-            p.map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        };
         let dir = file.parent().unwrap_or(Path::new(""));
         let values = [
-            ("MSBuildThisFile", lossy(file.file_name())),
+            ("MSBuildThisFile", path::os_text(file.file_name())),
             (
                 "MSBuildThisFileDirectory",
                 path::with_trailing_separator(dir),
@@ -288,17 +277,12 @@ impl Evaluator<'_> {
                 "MSBuildThisFileDirectoryNoRoot",
                 no_root(&PathBuf::from(path::with_trailing_separator(dir))),
             ),
-            (
-                "MSBuildThisFileExtension",
-                file.extension()
-                    .map(|e| format!(".{}", e.to_string_lossy()))
-                    .unwrap_or_default(),
-            ),
+            ("MSBuildThisFileExtension", path::dotted_extension(file)),
             (
                 "MSBuildThisFileFullPath",
                 file.to_string_lossy().into_owned(),
             ),
-            ("MSBuildThisFileName", lossy(file.file_stem())),
+            ("MSBuildThisFileName", path::os_text(file.file_stem())),
         ];
         for (name, value) in values {
             self.props.set(name, Value::known(value), None);

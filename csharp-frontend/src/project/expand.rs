@@ -443,10 +443,6 @@ impl Scope<'_> {
 
     fn path_function(&self, name: &str, args: &[&str]) -> Result<String, String> {
         let native = |p: &str| PathBuf::from(path::native_separators(p));
-        let lossy = |p: Option<&std::ffi::OsStr>| {
-            p.map(|p| p.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        };
         Ok(match (name, args) {
             ("combine", parts) => {
                 let mut out = PathBuf::new();
@@ -459,12 +455,9 @@ impl Scope<'_> {
                 .parent()
                 .map(|d| d.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            ("getfilename", [p]) => lossy(native(p).file_name()),
-            ("getfilenamewithoutextension", [p]) => lossy(native(p).file_stem()),
-            ("getextension", [p]) => native(p)
-                .extension()
-                .map(|e| format!(".{}", e.to_string_lossy()))
-                .unwrap_or_default(),
+            ("getfilename", [p]) => path::os_text(native(p).file_name()),
+            ("getfilenamewithoutextension", [p]) => path::os_text(native(p).file_stem()),
+            ("getextension", [p]) => path::dotted_extension(&native(p)),
             ("hasextension", [p]) => bool_text(native(p).extension().is_some()),
             ("changeextension", [p, ext]) => {
                 let ext = ext.trim_start_matches('.');

@@ -214,10 +214,6 @@ fn add_solution_entries(solution: &Solution, plan: &mut Plan) {
 
 /// The properties MSBuild passes to every project of a solution build.
 fn solution_properties(solution: &Path) -> Vec<(String, String)> {
-    let lossy = |p: Option<&std::ffi::OsStr>| {
-        p.map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
     let dir = solution.parent().unwrap_or(Path::new(""));
     vec![
         ("SolutionDir".into(), path::with_trailing_separator(dir)),
@@ -225,15 +221,12 @@ fn solution_properties(solution: &Path) -> Vec<(String, String)> {
             "SolutionPath".into(),
             solution.to_string_lossy().into_owned(),
         ),
-        ("SolutionName".into(), lossy(solution.file_stem())),
-        ("SolutionFileName".into(), lossy(solution.file_name())),
+        ("SolutionName".into(), path::os_text(solution.file_stem())),
         (
-            "SolutionExt".into(),
-            solution
-                .extension()
-                .map(|e| format!(".{}", e.to_string_lossy()))
-                .unwrap_or_default(),
+            "SolutionFileName".into(),
+            path::os_text(solution.file_name()),
         ),
+        ("SolutionExt".into(), path::dotted_extension(solution)),
     ]
 }
 

@@ -103,6 +103,19 @@ pub(crate) fn find_ignoring_case(path: &Path) -> Option<PathBuf> {
     Some(found)
 }
 
+/// An optional file name part as text (empty when absent).
+pub(crate) fn os_text(part: Option<&std::ffi::OsStr>) -> String {
+    part.map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The extension with its dot (`.csproj`), as MSBuild's properties show it.
+pub(crate) fn dotted_extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default()
+}
+
 /// The extension of a path, lowercased (`"csproj"`), or empty.
 pub(crate) fn extension_lowercase(path: &Path) -> String {
     path.extension()

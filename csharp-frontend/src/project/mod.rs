@@ -12,6 +12,23 @@
 //! when it may change a result, a [`ProjectNote`] says so. Nothing here fails
 //! on a project's content: only the inputs the user named can make
 //! [`discover`] return an error.
+//!
+//! Deliberate choices where MSBuild depends on the machine or on files we
+//! do not have:
+//! - the build is Debug|AnyCPU (a solution also sets `$(SolutionDir)` and
+//!   friends); `$(OS)`, `IsOSPlatform()`
+//!   and environment variables are unknown (empty, with a note if it matters);
+//! - item paths, wildcards, imports and project references match files
+//!   without regard to case, as on Windows, where most projects are written
+//!   (`Exists()` conditions stay exact);
+//! - the SDK's default `**/*.cs` does not descend into a subdirectory that
+//!   has its own `.csproj`: those files belong to that project;
+//! - SDKs other than Microsoft.NET.Sdk and its flavours (Web, Worker, Razor,
+//!   BlazorWebAssembly, WindowsDesktop) are not available: a project naming
+//!   one is evaluated as Microsoft.NET.Sdk, an explicit import of one is
+//!   skipped, and properties it might set are noted where they matter;
+//! - `.gitignore` plays no role, as in MSBuild; symbolic links are followed,
+//!   loops are noted and not followed again.
 
 mod condition;
 mod eval;
@@ -237,3 +254,45 @@ impl fmt::Display for DiscoverError {
 }
 
 impl std::error::Error for DiscoverError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(name: &str, references: Vec<usize>) -> Project {
+        Project {
+            name: name.into(),
+            path: None,
+            sources: Vec::new(),
+            references,
+            defines: Vec::new(),
+            frameworks: Vec::new(),
+            lang_version: None,
+            target_frameworks: Vec::new(),
+            global_usings: Vec::new(),
+            sdk: None,
+            is_sdk_style: true,
+            assembly_name: None,
+            root_namespace: None,
+        }
+    }
+
+    #[test]
+    fn transitive_references_survive_cycles() {
+        let workspace = Workspace {
+            root: PathBuf::new(),
+            projects: vec![
+                project("A", vec![1]),
+                project("B", vec![2, 0]),
+                project("C", vec![1]),
+                project("D", vec![]),
+            ],
+            notes: Vec::new(),
+            implicit: false,
+        };
+        assert_eq!(workspace.transitive_references(0), [1, 2]);
+        assert_eq!(workspace.transitive_references(2), [0, 1]);
+        assert!(workspace.transitive_references(3).is_empty());
+        assert!(workspace.transitive_references(9).is_empty());
+    }
+}

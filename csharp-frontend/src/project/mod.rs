@@ -16,8 +16,8 @@
 //! Deliberate choices where MSBuild depends on the machine or on files we
 //! do not have:
 //! - the build is Debug|AnyCPU (a solution also sets `$(SolutionDir)` and
-//!   friends); `$(OS)`, `IsOSPlatform()`
-//!   and environment variables are unknown (empty, with a note if it matters);
+//!   friends); `$(OS)`, `IsOSPlatform()` and environment variables are
+//!   unknown (empty, with a note where it matters);
 //! - item paths, wildcards, imports and project references match files
 //!   without regard to case, as on Windows, where most projects are written
 //!   (`Exists()` conditions stay exact);

@@ -1,0 +1,913 @@
+//! `$(Property)` expansion with the property functions projects use in
+//! practice (string methods, `[MSBuild]::` and `[System.IO.Path]::` helpers).
+//!
+//! Evaluation never stops on what it cannot do: an unsupported function
+//! expands to the empty string and *taints* the value with an [`Issue`]
+//! saying why. Taint flows into every property computed from it; only when a
+//! tainted value reaches something discovery reports (sources, defines,
+//! target frameworks, ...) does the issue become a note. That keeps
+//! irrelevant corners of build logic (copyright years, package metadata)
+//! from producing noise.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::framework;
+use super::path;
+use super::xml::Pos;
+
+/// Where something happened in an MSBuild file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Loc {
+    pub file: Arc<Path>,
+    pub pos: Pos,
+}
+
+/// Why a value may not be what MSBuild computes.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Issue {
+    pub loc: Loc,
+    pub message: String,
+}
+
+pub(crate) type Taint = Option<Arc<Issue>>;
+
+/// An expanded string and, if it depends on something we could not
+/// evaluate, the first such issue.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Value {
+    pub text: String,
+    pub taint: Taint,
+}
+
+impl Value {
+    pub fn known(text: impl Into<String>) -> Value {
+        Value {
+            text: text.into(),
+            taint: None,
+        }
+    }
+}
+
+/// Marks paths that live in the MSBuild installation (`$(MSBuildExtensionsPath)`,
+/// `$(MSBuildToolsPath)`): we model the few files there that matter and never
+/// look for them on disk.
+pub(crate) const TOOLSET: &str = "<msbuild-toolset>";
+
+/// A property's value, the taint it carries and where it was last set.
+#[derive(Clone, Debug)]
+pub(crate) struct Prop {
+    pub value: String,
+    pub taint: Taint,
+    pub set_at: Option<Loc>,
+}
+
+/// The property table. MSBuild property names are case-insensitive.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Props {
+    map: FxHashMap<String, Prop>,
+    /// An SDK we could not load was imported (name, where): a property that
+    /// is unset and that no evaluated file assigns may be one it sets.
+    incomplete: Option<(String, Loc)>,
+    /// Properties some evaluated file assigns, taken or not (lowercase).
+    declared: FxHashSet<String>,
+}
+
+impl Props {
+    /// Records that a file assigns `name` (whatever its condition).
+    pub fn declare(&mut self, name: &str) {
+        if !self.declared.contains(name) {
+            self.declared.insert(name.to_ascii_lowercase());
+        }
+    }
+
+    pub fn mark_incomplete(&mut self, sdk: &str, at: &Loc) {
+        self.incomplete
+            .get_or_insert_with(|| (sdk.to_owned(), at.clone()));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Prop> {
+        self.map.get(&name.to_ascii_lowercase())
+    }
+
+    pub fn value(&self, name: &str) -> &str {
+        self.get(name).map_or("", |p| p.value.as_str())
+    }
+
+    pub fn set(&mut self, name: &str, value: Value, set_at: Option<Loc>) {
+        self.map.insert(
+            name.to_ascii_lowercase(),
+            Prop {
+                value: value.text,
+                taint: value.taint,
+                set_at,
+            },
+        );
+    }
+
+    /// Marks a property as possibly wrong without changing its value (an
+    /// assignment to it was skipped for a reason we could not evaluate).
+    pub fn taint(&mut self, name: &str, issue: &Arc<Issue>) {
+        let prop = self
+            .map
+            .entry(name.to_ascii_lowercase())
+            .or_insert_with(|| Prop {
+                value: String::new(),
+                taint: None,
+                set_at: None,
+            });
+        prop.taint.get_or_insert_with(|| issue.clone());
+    }
+
+    pub fn is_true(&self, name: &str) -> bool {
+        self.value(name).trim().eq_ignore_ascii_case("true")
+    }
+}
+
+/// What an expansion needs besides the properties: the directory relative
+/// paths are resolved against and the location issues are reported at.
+pub(crate) struct Scope<'a> {
+    pub props: &'a Props,
+    pub dir: &'a Path,
+    pub loc: &'a Loc,
+}
+
+impl Scope<'_> {
+    pub fn issue(&self, message: impl Into<String>) -> Arc<Issue> {
+        Arc::new(Issue {
+            loc: self.loc.clone(),
+            message: message.into(),
+        })
+    }
+
+    /// Expands every `$(...)` in `text`. `@(...)` and `%(...)` are left as
+    /// written; callers that care about them check first.
+    pub fn expand(&self, text: &str) -> Value {
+        if paren_depth(text) > MAX_NESTING {
+            let message = format!("`{text}` nests parentheses more than {MAX_NESTING} levels deep");
+            return Value {
+                text: String::new(),
+                taint: Some(self.issue(message)),
+            };
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut taint: Taint = None;
+        let mut rest = text;
+        while let Some(start) = rest.find("$(") {
+            out.push_str(&rest[..start]);
+            let body_start = start + 2;
+            let Some(len) = matching_paren(&rest[body_start..]) else {
+                taint.get_or_insert_with(|| self.issue(format!("unbalanced `$(` in `{text}`")));
+                rest = "";
+                break;
+            };
+            let body = &rest[body_start..body_start + len];
+            let value = self.property_expression(body);
+            out.push_str(&value.text);
+            if taint.is_none() {
+                taint = value.taint;
+            }
+            rest = &rest[body_start + len + 1..];
+        }
+        out.push_str(rest);
+        Value { text: out, taint }
+    }
+
+    fn property_expression(&self, body: &str) -> Value {
+        match self.try_property_expression(body.trim()) {
+            Ok(value) => value,
+            Err(message) => Value {
+                text: String::new(),
+                taint: Some(self.issue(format!("`$({body})`: {message}"))),
+            },
+        }
+    }
+
+    fn try_property_expression(&self, body: &str) -> Result<Value, String> {
+        let (mut value, mut rest) = if let Some(after_bracket) = body.strip_prefix('[') {
+            let close = after_bracket.find(']').ok_or("missing `]`")?;
+            let type_name = after_bracket[..close].trim();
+            let after = after_bracket[close + 1..].trim_start();
+            let after = after
+                .strip_prefix("::")
+                .ok_or("expected `::` after the type name")?;
+            let (member, args, rest) = member_call(after)?;
+            let args = self.arguments(args.unwrap_or(""))?;
+            (self.static_function(type_name, member, args)?, rest)
+        } else if body.starts_with("Registry:") {
+            return Err(
+                "registry lookups depend on the build machine and are not supported".into(),
+            );
+        } else {
+            let end = body
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(body.len());
+            let name = &body[..end];
+            if name.is_empty() {
+                return Err("expected a property name".into());
+            }
+            (self.property(name), &body[end..])
+        };
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                return Ok(value);
+            }
+            let after_dot = rest
+                .strip_prefix('.')
+                .ok_or_else(|| format!("unexpected `{rest}`"))?;
+            let (member, args, next) = member_call(after_dot)?;
+            let args = match args {
+                Some(args) => self.arguments(args)?,
+                None => Vec::new(),
+            };
+            let taint = value
+                .taint
+                .clone()
+                .or_else(|| args.iter().find_map(|a| a.taint.clone()));
+            let text = string_method(&value.text, member, &args)?;
+            value = Value { text, taint };
+            rest = next;
+        }
+    }
+
+    fn property(&self, name: &str) -> Value {
+        if name.eq_ignore_ascii_case("OS") {
+            return Value {
+                text: String::new(),
+                taint: Some(self.issue(
+                    "`$(OS)` is the operating system of the machine running the build; rlc-sharp assumes none and takes it as empty",
+                )),
+            };
+        }
+        match (self.props.get(name), &self.props.incomplete) {
+            (Some(prop), _) => Value {
+                text: prop.value.clone(),
+                taint: prop.taint.clone(),
+            },
+                        (None, Some((sdk, at))) if !self.props.declared.contains(&name.to_ascii_lowercase()) => Value {
+                text: String::new(),
+                taint: Some(self.issue(format!(
+                    "`$({name})` is not set here; the SDK `{sdk}` imported at {}:{}, which rlc-sharp cannot load, may set it",
+                    at.file.display(),
+                    at.pos.line
+                ))),
+            },
+                        // Unset properties (and environment variables, which we do not read) are empty.
+            (None, _) => Value::default(),
+        }
+    }
+
+    /// Splits and expands a function's argument list. Quotes are removed;
+    /// properties inside quoted arguments are expanded as MSBuild does.
+    fn arguments(&self, args: &str) -> Result<Vec<Value>, String> {
+        if args.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        split_top_level(args, ',')
+            .into_iter()
+            .map(|arg| {
+                let arg = arg.trim();
+                let unquoted = ['\'', '"', '`']
+                    .iter()
+                    .find_map(|&q| arg.strip_prefix(q).and_then(|a| a.strip_suffix(q)))
+                    .unwrap_or(arg);
+                Ok(self.expand(unquoted))
+            })
+            .collect()
+    }
+
+    fn static_function(
+        &self,
+        type_name: &str,
+        member: &str,
+        args: Vec<Value>,
+    ) -> Result<Value, String> {
+        let taint = args.iter().find_map(|a| a.taint.clone());
+        let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+        let ty = type_name.to_ascii_lowercase();
+        let ty = ty.strip_prefix("system.").unwrap_or(&ty);
+        let name = member.to_ascii_lowercase();
+        let text = match ty {
+            "msbuild" => self.msbuild_function(&name, &texts)?,
+            "io.path" => self.path_function(&name, &texts)?,
+            "io.file" | "io.directory" if name == "exists" => {
+                let target = texts.first().copied().unwrap_or("");
+                let target = (!target.is_empty()).then(|| self.resolve(target));
+                bool_text(target.is_some_and(|t| {
+                    if ty == "io.file" {
+                        t.is_file()
+                    } else {
+                        t.is_dir()
+                    }
+                }))
+            }
+            "string" => match (name.as_str(), texts.as_slice()) {
+                ("isnullorempty", [s]) => bool_text(s.is_empty()),
+                ("isnullorwhitespace", [s]) => bool_text(s.trim().is_empty()),
+                ("copy", [s]) => (*s).to_owned(),
+                ("concat", parts) => parts.concat(),
+                ("equals", [a, b]) => bool_text(a == b),
+                _ => return Err(format!("`[System.String]::{member}` is not supported")),
+            },
+            "version" if name == "parse" => {
+                let text = texts.first().copied().unwrap_or("");
+                parse_version(text).ok_or_else(|| format!("`{text}` is not a version"))?;
+                text.trim().to_owned()
+            }
+            "math" => {
+                let numbers: Vec<f64> = texts
+                    .iter()
+                    .map(|t| parse_number(t))
+                    .collect::<Option<_>>()
+                    .ok_or("expected numbers")?;
+                match (name.as_str(), numbers.as_slice()) {
+                    ("max", [a, b]) => number_text(a.max(*b)),
+                    ("min", [a, b]) => number_text(a.min(*b)),
+                    _ => return Err(format!("`[System.Math]::{member}` is not supported")),
+                }
+            }
+            _ => return Err(format!("`[{type_name}]::{member}` is not supported")),
+        };
+        Ok(Value { text, taint })
+    }
+
+    fn msbuild_function(&self, name: &str, args: &[&str]) -> Result<String, String> {
+        let version_cmp = |f: fn(std::cmp::Ordering) -> bool| -> Result<String, String> {
+            let [a, b] = args else {
+                return Err("expected two versions".into());
+            };
+            let (a, b) = (parse_version(a), parse_version(b));
+            match (a, b) {
+                (Some(a), Some(b)) => Ok(bool_text(f(compare_versions(&a, &b)))),
+                _ => Err("expected two versions".into()),
+            }
+        };
+        let arithmetic = |f: fn(f64, f64) -> f64| -> Result<String, String> {
+            let [a, b] = args else {
+                return Err("expected two numbers".into());
+            };
+            match (parse_number(a), parse_number(b)) {
+                (Some(a), Some(b)) => Ok(number_text(f(a, b))),
+                _ => Err("expected two numbers".into()),
+            }
+        };
+        Ok(match (name, args) {
+            ("getpathoffileabove", [file, rest @ ..]) => {
+                let start = rest
+                    .first()
+                    .map_or_else(|| self.dir.to_path_buf(), |d| self.resolve(d));
+                file_above(&start, file)
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            }
+            ("getdirectorynameoffileabove", [start, file]) => {
+                file_above(&self.resolve(start), file)
+                    .and_then(|p| p.parent().map(|d| d.to_string_lossy().into_owned()))
+                    .unwrap_or_default()
+            }
+            ("ensuretrailingslash", [p]) => {
+                if p.is_empty() || p.ends_with(['/', '\\']) {
+                    (*p).to_owned()
+                } else {
+                    format!("{p}{}", std::path::MAIN_SEPARATOR)
+                }
+            }
+            ("normalizepath", parts) => self.combine(parts).to_string_lossy().into_owned(),
+            ("normalizedirectory", parts) => path::with_trailing_separator(&self.combine(parts)),
+            ("makerelative", [base, target]) => {
+                make_relative(&self.resolve(base), &self.resolve(target))
+            }
+            ("escape", [s]) => escape(s),
+            ("unescape", [s]) => unescape(s),
+            ("valueordefault", [value, default]) => {
+                if value.is_empty() { default } else { value }.to_string()
+            }
+            ("gettargetframeworkidentifier", [tfm]) => framework::parse(tfm)
+                .map(|f| f.kind.identifier().to_owned())
+                .unwrap_or_default(),
+            ("gettargetframeworkversion", [tfm, rest @ ..]) => {
+                let parts = rest
+                    .first()
+                    .and_then(|p| p.trim().parse().ok())
+                    .unwrap_or(2);
+                framework::parse(tfm)
+                    .map(|f| f.version_string(parts))
+                    .unwrap_or_default()
+            }
+            ("gettargetplatformidentifier", [tfm]) => framework::parse(tfm)
+                .and_then(|f| f.platform)
+                .map(|(p, _)| p)
+                .unwrap_or_default(),
+            ("gettargetplatformversion", [tfm, ..]) => framework::parse(tfm)
+                .and_then(|f| f.platform)
+                .and_then(|(_, v)| v)
+                .unwrap_or_default(),
+            ("istargetframeworkcompatible", [target, candidate]) => {
+                bool_text(is_compatible(target, candidate))
+            }
+            ("versionequals", _) => version_cmp(std::cmp::Ordering::is_eq)?,
+            ("versionnotequals", _) => version_cmp(std::cmp::Ordering::is_ne)?,
+            ("versiongreaterthan", _) => version_cmp(std::cmp::Ordering::is_gt)?,
+            ("versiongreaterthanorequals", _) => version_cmp(std::cmp::Ordering::is_ge)?,
+            ("versionlessthan", _) => version_cmp(std::cmp::Ordering::is_lt)?,
+            ("versionlessthanorequals", _) => version_cmp(std::cmp::Ordering::is_le)?,
+            ("add", _) => arithmetic(|a, b| a + b)?,
+            ("subtract", _) => arithmetic(|a, b| a - b)?,
+            ("multiply", _) => arithmetic(|a, b| a * b)?,
+            ("divide", _) => arithmetic(|a, b| a / b)?,
+            ("modulo", _) => arithmetic(|a, b| a % b)?,
+            // We are not Visual Studio, and we model the newest MSBuild.
+            ("isrunningfromvisualstudio", []) => bool_text(false),
+            ("arefeaturesenabled", [_]) => bool_text(true),
+            (
+                "getmsbuildextensionspath"
+                | "getcurrenttoolsdirectory"
+                | "gettoolsdirectory32"
+                | "gettoolsdirectory64",
+                [],
+            ) => TOOLSET.to_owned(),
+            ("isosplatform" | "isosunixlike", _) => {
+                return Err("the result depends on the machine running the build; rlc-sharp assumes no operating system".into());
+            }
+            _ => {
+                return Err(format!(
+                    "`[MSBuild]::{name}` with {} argument(s) is not supported",
+                    args.len()
+                ));
+            }
+        })
+    }
+
+    fn path_function(&self, name: &str, args: &[&str]) -> Result<String, String> {
+        let native = |p: &str| PathBuf::from(path::native_separators(p));
+        Ok(match (name, args) {
+            ("combine", parts) => {
+                let mut out = PathBuf::new();
+                for part in parts {
+                    out.push(native(part));
+                }
+                out.to_string_lossy().into_owned()
+            }
+            ("getdirectoryname", [p]) => native(p)
+                .parent()
+                .map(|d| d.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            ("getfilename", [p]) => path::os_text(native(p).file_name()),
+            ("getfilenamewithoutextension", [p]) => path::os_text(native(p).file_stem()),
+            ("getextension", [p]) => path::dotted_extension(&native(p)),
+            ("hasextension", [p]) => bool_text(native(p).extension().is_some()),
+            ("changeextension", [p, ext]) => {
+                let ext = ext.trim_start_matches('.');
+                native(p).with_extension(ext).to_string_lossy().into_owned()
+            }
+            ("getfullpath", [p]) => self.resolve(p).to_string_lossy().into_owned(),
+            ("ispathrooted", [p]) => bool_text(native(p).has_root()),
+            _ => return Err(format!("`[System.IO.Path]::{name}` is not supported")),
+        })
+    }
+
+    /// A path argument resolved against the scope's directory.
+    pub fn resolve(&self, spec: &str) -> PathBuf {
+        path::resolve(self.dir, spec)
+    }
+
+    fn combine(&self, parts: &[&str]) -> PathBuf {
+        parts.iter().fold(self.dir.to_path_buf(), |acc, part| {
+            path::resolve(&acc, part)
+        })
+    }
+}
+
+/// Expansion and condition parsing recurse on parentheses; real projects
+/// nest a handful.
+pub(crate) const MAX_NESTING: usize = 64;
+
+/// The deepest parenthesis nesting in `text`.
+pub(crate) fn paren_depth(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// The length of the text up to the `)` that closes an already opened `(`,
+/// skipping quoted strings and nested parentheses.
+pub(crate) fn matching_paren(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') if depth == 0 => return Some(i),
+            (None, ')') => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits at `sep` outside quotes and parentheses.
+pub(crate) fn split_top_level(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => depth = depth.saturating_sub(1),
+            (None, c) if c == sep && depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// `Name(args)rest` or `Name rest` -> (name, args, rest).
+fn member_call(text: &str) -> Result<(&str, Option<&str>, &str), String> {
+    let text = text.trim_start();
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    let (name, rest) = text.split_at(end);
+    if name.is_empty() {
+        return Err(format!("expected a member name at `{text}`"));
+    }
+    let after_ws = rest.trim_start();
+    match after_ws.strip_prefix('(') {
+        Some(inner) => {
+            let len = matching_paren(inner).ok_or("unbalanced parentheses")?;
+            Ok((name, Some(&inner[..len]), &inner[len + 1..]))
+        }
+        None => Ok((name, None, rest)),
+    }
+}
+
+/// The `System.String` instance methods (and `System.Version` members, since
+/// we keep versions as strings) MSBuild allows on property values.
+fn string_method(value: &str, member: &str, args: &[Value]) -> Result<String, String> {
+    let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let ignore_case = texts
+        .get(1)
+        .is_some_and(|t| t.to_ascii_lowercase().contains("ignorecase"));
+    let fold = |s: &str| {
+        if ignore_case {
+            s.to_lowercase()
+        } else {
+            s.to_owned()
+        }
+    };
+    let index = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{s}` is not an index"))
+    };
+    let chars: Vec<char> = value.chars().collect();
+    let name = member.to_ascii_lowercase();
+    Ok(match (name.as_str(), texts.as_slice()) {
+        ("length", []) => chars.len().to_string(),
+        ("startswith", [p, ..]) => bool_text(fold(value).starts_with(&fold(p))),
+        ("endswith", [p, ..]) => bool_text(fold(value).ends_with(&fold(p))),
+        ("contains", [p, ..]) => bool_text(fold(value).contains(&fold(p))),
+        ("equals", [p, ..]) => bool_text(fold(value) == fold(p)),
+        ("indexof", [p, ..]) => value
+            .find(p)
+            .map_or(-1, |b| value[..b].chars().count() as i64)
+            .to_string(),
+        ("lastindexof", [p, ..]) => value
+            .rfind(p)
+            .map_or(-1, |b| value[..b].chars().count() as i64)
+            .to_string(),
+        ("replace", [from, to]) if !from.is_empty() => value.replace(from, to),
+        ("substring", [start]) => chars
+            .get(index(start)?..)
+            .ok_or("index out of range")?
+            .iter()
+            .collect(),
+        ("substring", [start, len]) => {
+            let start = index(start)?;
+            chars
+                .get(start..start + index(len)?)
+                .ok_or("index out of range")?
+                .iter()
+                .collect()
+        }
+        ("remove", [start]) => chars
+            .get(..index(start)?)
+            .ok_or("index out of range")?
+            .iter()
+            .collect(),
+        ("tolower" | "tolowerinvariant", []) => value.to_lowercase(),
+        ("toupper" | "toupperinvariant", []) => value.to_uppercase(),
+        ("trim", []) => value.trim().to_owned(),
+        ("trim", [set]) => value.trim_matches(|c| set.contains(c)).to_owned(),
+        ("trimstart", []) => value.trim_start().to_owned(),
+        ("trimstart", [set]) => value.trim_start_matches(|c| set.contains(c)).to_owned(),
+        ("trimend", []) => value.trim_end().to_owned(),
+        ("trimend", [set]) => value.trim_end_matches(|c| set.contains(c)).to_owned(),
+        ("padleft", [width, rest @ ..]) => pad(
+            &chars,
+            index(width)?,
+            rest.first().and_then(|s| s.chars().next()),
+            true,
+        ),
+        ("padright", [width, rest @ ..]) => pad(
+            &chars,
+            index(width)?,
+            rest.first().and_then(|s| s.chars().next()),
+            false,
+        ),
+        ("tostring", []) => value.to_owned(),
+        ("major" | "minor" | "build" | "revision", []) => {
+            let version =
+                parse_version(value).ok_or_else(|| format!("`{value}` is not a version"))?;
+            let at = ["major", "minor", "build", "revision"]
+                .iter()
+                .position(|m| *m == name)
+                .unwrap_or(0);
+            version.get(at).map_or("-1".to_owned(), u64::to_string)
+        }
+        _ => {
+            return Err(format!(
+                "the method `{member}` with {} argument(s) is not supported",
+                texts.len()
+            ));
+        }
+    })
+}
+
+fn pad(chars: &[char], width: usize, fill: Option<char>, left: bool) -> String {
+    // Padding is for version strings and the like; refuse absurd widths.
+    let width = width.min(chars.len() + 4096);
+    let fill: String =
+        std::iter::repeat_n(fill.unwrap_or(' '), width.saturating_sub(chars.len())).collect();
+    let value: String = chars.iter().collect();
+    if left { fill + &value } else { value + &fill }
+}
+
+pub(crate) fn bool_text(value: bool) -> String {
+    if value { "True" } else { "False" }.to_owned()
+}
+
+fn number_text(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        value.to_string()
+    }
+}
+
+pub(crate) fn parse_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => i64::from_str_radix(hex, 16).ok().map(|v| v as f64),
+        None => text.parse().ok(),
+    }
+}
+
+/// A version as MSBuild's `System.Version` parses it: 1 to 4 numeric parts
+/// (a leading `v` tolerated, as in `$(TargetFrameworkVersion)`).
+pub(crate) fn parse_version(text: &str) -> Option<Vec<u64>> {
+    let text = text.trim().trim_start_matches(['v', 'V']);
+    let parts: Vec<u64> = text
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    (1..=4).contains(&parts.len()).then_some(parts)
+}
+
+pub(crate) fn compare_versions(a: &[u64], b: &[u64]) -> std::cmp::Ordering {
+    (0..a.len().max(b.len()))
+        .map(|i| {
+            a.get(i)
+                .copied()
+                .unwrap_or(0)
+                .cmp(&b.get(i).copied().unwrap_or(0))
+        })
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// The first `file` found in `start` or a directory above it.
+pub(crate) fn file_above(start: &Path, file: &str) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|dir| dir.join(file))
+        .find(|candidate| candidate.is_file())
+}
+
+fn make_relative(base: &Path, target: &Path) -> String {
+    let base: Vec<_> = base.components().collect();
+    let target: Vec<_> = target.components().collect();
+    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..base.len() {
+        out.push("..");
+    }
+    for component in &target[common..] {
+        out.push(component.as_os_str());
+    }
+    out.to_string_lossy().into_owned()
+}
+
+/// `IsTargetFrameworkCompatible(target, candidate)`: can `target` consume
+/// something built for `candidate`?
+fn is_compatible(target: &str, candidate: &str) -> bool {
+    use framework::Kind::*;
+    let (Some(target), Some(candidate)) = (framework::parse(target), framework::parse(candidate))
+    else {
+        return false;
+    };
+    let at_least = |version: &[u32], min: &[u32]| {
+        let v: Vec<u64> = version.iter().map(|&x| u64::from(x)).collect();
+        let m: Vec<u64> = min.iter().map(|&x| u64::from(x)).collect();
+        compare_versions(&v, &m).is_ge()
+    };
+    match (target.kind, candidate.kind) {
+        (a, b) if a == b => at_least(&target.version, &candidate.version),
+        (CoreApp, Standard) => {
+            let needed: &[u32] = match candidate.version.as_slice() {
+                [1, ..] => &[1, 0],
+                [2, 0, ..] => &[2, 0],
+                _ => &[3, 0],
+            };
+            at_least(&target.version, needed)
+        }
+        (Framework, Standard) => {
+            !at_least(&candidate.version, &[2, 1]) && at_least(&target.version, &[4, 6, 1])
+        }
+        _ => false,
+    }
+}
+
+/// MSBuild's `%XX` escapes.
+pub(crate) fn unescape(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn escape(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '%' | '*' | '?' | '@' | '$' | '(' | ')' | ';' | '\'' => format!("%{:02X}", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope_eval(props: &[(&str, &str)], text: &str) -> Value {
+        let mut table = Props::default();
+        for (name, value) in props {
+            table.set(name, Value::known(*value), None);
+        }
+        let loc = Loc {
+            file: Arc::from(Path::new("/p/x.props")),
+            pos: Pos::default(),
+        };
+        Scope {
+            props: &table,
+            dir: Path::new("/p"),
+            loc: &loc,
+        }
+        .expand(text)
+    }
+
+    #[test]
+    fn properties_are_case_insensitive_and_unset_is_empty() {
+        let v = scope_eval(&[("Foo", "a")], "$(foo);$(Bar);$(FOO)");
+        assert_eq!(v.text, "a;;a");
+        assert!(v.taint.is_none());
+    }
+
+    #[test]
+    fn string_methods_chain() {
+        let v = scope_eval(
+            &[("V", "1.2-beta")],
+            "$(V.Replace('.', '_').Replace('-', '_').ToUpperInvariant())",
+        );
+        assert_eq!(v.text, "1_2_BETA");
+        assert_eq!(
+            scope_eval(&[("T", "net8.0")], "$(T.StartsWith('net8.'))").text,
+            "True"
+        );
+        assert_eq!(
+            scope_eval(&[("T", "v4.6.2")], "$(T.TrimStart('vV'))").text,
+            "4.6.2"
+        );
+        assert_eq!(
+            scope_eval(&[("N", "A B")], r#"$(N.Replace(" ", "_"))"#).text,
+            "A_B"
+        );
+        assert_eq!(scope_eval(&[("N", "abc")], "$(N.Length)").text, "3");
+    }
+
+    #[test]
+    fn msbuild_functions() {
+        assert_eq!(
+            scope_eval(&[], "$([MSBuild]::GetTargetFrameworkIdentifier('net8.0'))").text,
+            ".NETCoreApp"
+        );
+        assert_eq!(
+            scope_eval(&[], "$([MSBuild]::GetTargetFrameworkVersion('net462'))").text,
+            "4.6.2"
+        );
+        assert_eq!(
+            scope_eval(
+                &[],
+                "$([MSBuild]::VersionGreaterThanOrEquals('8.0', '5.0'))"
+            )
+            .text,
+            "True"
+        );
+        assert_eq!(
+            scope_eval(&[("D", "a")], "$([MSBuild]::ValueOrDefault('$(D)', 'b'))").text,
+            "a"
+        );
+        assert_eq!(
+            scope_eval(
+                &[],
+                "$([MSBuild]::NormalizeDirectory('/x', 'y', '..', 'z'))"
+            )
+            .text,
+            "/x/z/"
+        );
+        assert_eq!(
+            scope_eval(&[], "$([System.IO.Path]::Combine('a', 'b'))").text,
+            "a/b"
+        );
+        assert_eq!(
+            scope_eval(
+                &[],
+                "$([MSBuild]::IsTargetFrameworkCompatible('net8.0', 'netstandard2.0'))"
+            )
+            .text,
+            "True"
+        );
+    }
+
+    #[test]
+    fn unsupported_functions_taint_and_expand_to_empty() {
+        let v = scope_eval(&[], "x$([System.DateTime]::UtcNow.Year)y");
+        assert_eq!(v.text, "xy");
+        let issue = v.taint.unwrap();
+        assert!(
+            issue.message.contains("System.DateTime"),
+            "{}",
+            issue.message
+        );
+        let v = scope_eval(&[], "$(OS)");
+        assert!(v.taint.is_some());
+    }
+
+    #[test]
+    fn unescapes() {
+        assert_eq!(unescape("a%3Bb%2A"), "a;b*");
+        assert_eq!(unescape("100%"), "100%");
+    }
+}

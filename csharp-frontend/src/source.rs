@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(decode(b"MZ\x90\x00\x03"), Err(DecodeError::Binary));
         assert_eq!(
             decode(b"// caf\xE9\nclass C {}"),
-            Err(DecodeError::NotUtf8 { offset: 7 })
+            Err(DecodeError::NotUtf8 { offset: 6 })
         );
     }
 

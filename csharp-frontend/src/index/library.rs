@@ -26,7 +26,7 @@ impl GeneratedLibrary {
     pub fn toml_span(&self, offset: usize) -> Option<Range<usize>> {
         self.spans
             .iter()
-            .find(|(generated, _)| generated.start <= offset && offset <= generated.end)
+            .find(|(generated, _)| generated.start <= offset && offset < generated.end)
             .map(|(_, toml)| toml.clone())
     }
 }

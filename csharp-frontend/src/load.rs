@@ -340,3 +340,33 @@ pub fn lower_all(index: &Index) -> Lowered {
     }
     out
 }
+
+/// The loader's view of discovered projects. Each project is parsed with the
+/// symbols of its first target framework, so `#if` branches are chosen consistently.
+pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
+    ws.projects
+        .iter()
+        .map(|p| ProjectSpec {
+            name: p.name.clone(),
+            sources: p.sources.clone(),
+            defines: p
+                .frameworks
+                .first()
+                .map(|f| f.defines.clone())
+                .unwrap_or_else(|| p.defines.clone()),
+            references: p.references.iter().map(|&r| r as u32).collect(),
+            global_usings: p
+                .global_usings
+                .iter()
+                .map(|g| match g {
+                    crate::project::GlobalUsing::Namespace(n) => GlobalUsingSpec::Namespace(n.clone()),
+                    crate::project::GlobalUsing::Static(t) => GlobalUsingSpec::Static(t.clone()),
+                    crate::project::GlobalUsing::Alias { alias, target } => GlobalUsingSpec::Alias {
+                        alias: alias.clone(),
+                        target: target.clone(),
+                    },
+                })
+                .collect(),
+        })
+        .collect()
+}

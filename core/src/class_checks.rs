@@ -451,3 +451,6 @@ pub fn field_assignments(cx: &BodyCx<'_>) -> Vec<Keyed> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

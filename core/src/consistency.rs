@@ -67,6 +67,9 @@ pub struct Fact {
     pub exit_via: Option<(NodeId, bool)>,
     /// The outermost `new` wrapper (`[MustCallAlias]` constructor) around it.
     pub wrapper: Option<NodeId>,
+    /// Where the last user-visible alias was lost while temporaries still hold
+    /// it: the place to report if it then leaks.
+    pub dropped: Option<(NodeId, Loss)>,
 }
 
 impl Fact {
@@ -77,6 +80,7 @@ impl Fact {
             exc_from: None,
             exit_via: None,
             wrapper: None,
+            dropped: None,
         }
     }
     fn key(&self) -> (OriginId, bool) {
@@ -727,30 +731,50 @@ impl<'c, 'a> Engine<'c, 'a> {
         };
         self.transfer(n, node, &fact, rules, &mut step);
         if let Some(mut f) = step.normal.take() {
-            let mut last = None;
+            let named = |a: &Alias| match *a {
+                Alias::Var(v) => cx.var_name(v).is_some(),
+                Alias::Path(b, _) => Some(b) == cx.this || cx.var_name(b).is_some(),
+            };
+            let (mut last, mut last_named) = (None, None);
             f.aliases.retain(|a| {
                 let dead = step.kills.contains(&a.root()) || Some(*a) == step.path_kill;
                 if dead {
                     last = Some(*a);
+                    if named(a) {
+                        last_named = Some(*a);
+                    }
                 }
                 !dead
             });
             for g in &step.gens {
                 insert_sorted(&mut f.aliases, *g);
             }
+            let loss_of = |a: Alias| match (&node.stmt, a) {
+                (Stmt::ScopeEnd(_), Alias::Var(v)) => Loss::OutOfScope(v),
+                _ => Loss::Overwritten(a),
+            };
+            if f.aliases.iter().any(named) {
+                f.dropped = None;
+            } else if let Some(a) = last_named {
+                f.dropped = Some((n, loss_of(a)));
+            }
             match (f.aliases.is_empty(), last) {
                 (true, Some(last)) => {
-                    let loss = match (&node.stmt, last) {
-                        (Stmt::ScopeEnd(_), Alias::Var(v)) => Loss::OutOfScope(v),
-                        _ => Loss::Overwritten(last),
-                    };
+                    let (at, loss) = f.dropped.clone().unwrap_or((n, loss_of(last)));
                     let paths = fact
                         .aliases
                         .iter()
                         .filter(|a| matches!(a, Alias::Path(..)))
                         .copied()
                         .collect();
-                    self.event_at(f.origin, n, loss, Some(last), f.wrapper, f.exc_from);
+                    self.event_at(
+                        f.origin,
+                        at,
+                        loss,
+                        Some(last_named.unwrap_or(last)),
+                        f.wrapper,
+                        f.exc_from,
+                    );
                     if let Some(ev) = self.events.last_mut() {
                         ev.paths = paths;
                     }
@@ -929,6 +953,7 @@ impl<'c, 'a> Engine<'c, 'a> {
                     exc_from: fact.exc_from,
                     exit_via: None,
                     wrapper: None,
+                    dropped: None,
                 });
             }
             Root::Unowned => {
@@ -1186,6 +1211,8 @@ impl<'c, 'a> Engine<'c, 'a> {
                 fact.exc_from.unwrap_or(cx.body.exc_exit),
                 Loss::ExceptionalExit,
             )
+        } else if let Some(dropped) = &fact.dropped {
+            dropped.clone()
         } else {
             match fact.exit_via {
                 Some((r, alias)) => (

@@ -514,6 +514,10 @@ impl<'l> Asm<'l> {
         a
     }
 
+    pub fn lib(&self) -> &'l Lib {
+        self.lib
+    }
+
     pub fn var(&mut self, name: &str, kind: VarKind, ty: Option<TypeId>) -> VarId {
         let span = self.span();
         self.b
@@ -757,10 +761,6 @@ impl<'l> Asm<'l> {
     fn fresh_nop(&mut self) -> NodeId {
         let span = self.span();
         self.b.node(Stmt::Nop, span)
-    }
-
-    pub fn span_of(&self, n: NodeId) -> Span {
-        self.b.body().node(n).span
     }
 
     pub fn finish(mut self) -> Body {

@@ -113,3 +113,97 @@ pub fn called_methods<'p>(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BodyKind, CallKind, Stmt};
+    use crate::program::{MethodKind, ValueTy};
+    use crate::testing::{Asm, Lib, param};
+
+    fn call_of(body: &crate::ir::Body, n: crate::ir::NodeId) -> &Call {
+        match &body.node(n).stmt {
+            Stmt::Call(c) => c,
+            other => panic!("not a call: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn direct_calls_and_postconditions() {
+        let mut lib = Lib::new();
+        let c = lib.class("App.H", &[lib.object, lib.disposable]);
+        let f = lib.field(c, "_s", lib.stream, true, true);
+        let boolean = lib.boolean;
+        let dispose_bool = lib.method(
+            c,
+            "Dispose",
+            MethodKind::Ordinary,
+            vec![param("disposing", boolean)],
+            None,
+        );
+        lib.calls(dispose_bool, Target::Field(f), &["Dispose"]);
+        let closer = lib.method(
+            c,
+            "CloseAll",
+            MethodKind::Ordinary,
+            vec![param("s", lib.stream)],
+            None,
+        );
+        lib.calls(closer, Target::Param(0), &["Close"]);
+        let types = MustCallTypes::compute(&lib.p);
+        let mut a = Asm::new(&lib, "C.M", BodyKind::Method);
+        let x = a.local("x", c);
+        let s = a.local("s", lib.stream);
+        let d = a.dispose(x);
+        let t = a.call(
+            None,
+            dispose_bool,
+            Some(x),
+            &[Operand::Const(Const::Bool(true))],
+        );
+        let f_ = a.call(
+            None,
+            dispose_bool,
+            Some(x),
+            &[Operand::Const(Const::Bool(false))],
+        );
+        let p = a.call(None, closer, Some(x), &[Operand::Var(s)]);
+        let u = a.emit(Stmt::Call(Box::new(Call {
+            dst: None,
+            callee: Callee::Unresolved("Close".into()),
+            kind: CallKind::Ordinary,
+            receiver: Some(s),
+            args: vec![],
+            awaited: false,
+            ty: ValueTy::UNKNOWN,
+            new_type: None,
+        })));
+        let body = a.finish();
+        let cm = |n| called_methods(&lib.p, &types, call_of(&body, n), |_| None);
+        assert_eq!(
+            cm(d),
+            [CalledMethod {
+                target: Alias::Var(x),
+                called: Called::Direct("Dispose"),
+                even_if_throws: true
+            }]
+        );
+        let with_true = cm(t);
+        assert_eq!(
+            with_true.len(),
+            1,
+            "`Dispose(true)` has an argument: not a direct disposal"
+        );
+        assert_eq!(with_true[0].target, Alias::Path(x, FieldKey::Known(f)));
+        assert!(!with_true[0].even_if_throws);
+        assert!(
+            with_true[0]
+                .called
+                .discharges(&MustCall::of(["Close", "Dispose"]))
+        );
+        assert!(!with_true[0].called.discharges(&MustCall::of(["Shutdown"])));
+        assert!(cm(f_).is_empty(), "`Dispose(false)` guarantees nothing");
+        assert_eq!(cm(p)[0].target, Alias::Var(s));
+        assert_eq!(cm(u)[0].called, Called::Direct("Close"));
+    }
+}

@@ -86,3 +86,38 @@ pub fn natural_loops(body: &Body) -> Vec<Loop> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BodyKind, Cond};
+    use crate::testing::{Asm, Lib};
+
+    #[test]
+    fn nested_loops_are_found_with_their_bodies() {
+        let lib = Lib::new();
+        let mut a = Asm::new(&lib, "C.M", BodyKind::Method);
+        let mut inner_head = None;
+        let outer = a.loop_(Cond::Opaque, |a| {
+            inner_head = Some(a.loop_(Cond::Opaque, |a| {
+                a.nop();
+            }));
+        });
+        let after = a.nop();
+        let body = a.finish();
+        let loops = natural_loops(&body);
+        assert_eq!(loops.len(), 2);
+        let inner = loops
+            .iter()
+            .find(|l| Some(l.header) == inner_head)
+            .expect("inner loop");
+        let outer_loop = loops
+            .iter()
+            .find(|l| l.header == outer)
+            .expect("outer loop");
+        assert!(inner.nodes.len() < outer_loop.nodes.len());
+        assert!(inner.nodes.iter().all(|n| outer_loop.nodes.contains(n)));
+        assert!(!outer_loop.nodes.contains(&after));
+        assert!(reachable(&body)[after.index()]);
+    }
+}

@@ -135,3 +135,49 @@ pub fn check_program(
 pub fn check_body(checker: &Checker<'_>, index: usize) -> Vec<Diagnostic> {
     checker.check_body(index)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::Cond;
+    use crate::program::MethodKind;
+    use crate::testing::{Asm, Lib, str_};
+
+    #[test]
+    fn reports_are_deterministic_with_stable_fingerprints() {
+        let mut lib = Lib::new();
+        let c = lib.class("App.Twice", &[lib.object]);
+        let m = lib.method(c, "Run", MethodKind::Ordinary, vec![], None);
+        let build = |lib: &Lib, shift: bool| {
+            let mut a = Asm::for_method(lib, m);
+            if shift {
+                // An unrelated edit above the leaks moves every span.
+                a.nop();
+                a.if_(Cond::Opaque, |_| {}, |_| {});
+            }
+            let (x, y) = (a.local("x", lib.file_stream), a.local("y", lib.file_stream));
+            a.new_(Some(x), lib.file_stream_new, &[str_("a")]);
+            a.new_(Some(y), lib.file_stream_new, &[str_("b")]);
+            a.scope_end(&[x, y]);
+            a.finish()
+        };
+        let first = lib.check(&[build(&lib, false)]);
+        assert_eq!(first, lib.check(&[build(&lib, false)]));
+        let prints: Vec<&str> = first.iter().map(|d| d.fingerprint.as_str()).collect();
+        assert_eq!(
+            prints,
+            [
+                "RLC0001:Twice.Run:FileStream:0",
+                "RLC0001:Twice.Run:FileStream:1"
+            ]
+        );
+        let moved = lib.check(&[build(&lib, true)]);
+        assert_ne!(moved[0].primary.span, first[0].primary.span);
+        assert_eq!(
+            moved
+                .iter()
+                .map(|d| d.fingerprint.as_str())
+                .collect::<Vec<_>>(),
+            prints
+        );
+    }
+}

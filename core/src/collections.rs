@@ -267,3 +267,6 @@ pub fn owning_collection_fields(checker: &Checker<'_>) -> FxHashSet<FieldId> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

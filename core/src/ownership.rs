@@ -95,5 +95,5 @@ pub fn is_dispose_pattern(program: &Program, method: &MethodDef, must_call: &[St
         && !method.is_static
         && p.mode == ParamMode::Value
         && is_bool
-        && must_call.iter().any(|m| *m == method.name)
+        && must_call.contains(&method.name)
 }

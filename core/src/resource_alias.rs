@@ -384,3 +384,93 @@ impl BoolValues {
         self.transfer(&body.node(node).stmt, state)[i] != Some(!value)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::BodyKind;
+    use crate::program::MethodKind;
+    use crate::testing::{Asm, Lib, param, str_, v};
+
+    fn bool_op(b: bool) -> Operand {
+        Operand::Const(Const::Bool(b))
+    }
+
+    #[test]
+    fn bools_join_and_refine_on_branches() {
+        let mut lib = Lib::new();
+        let c = lib.class("App.B", &[lib.object]);
+        let m = lib.method(
+            c,
+            "M",
+            MethodKind::Ordinary,
+            vec![param("p", lib.boolean)],
+            None,
+        );
+        let mut a = Asm::for_method(&lib, m);
+        let p = a.param(0);
+        let (keep, other) = (a.local("keep", lib.boolean), a.local("other", lib.boolean));
+        let s = a.local("s", lib.file_stream);
+        a.copy(keep, bool_op(true));
+        a.if_(
+            Cond::Opaque,
+            |a| {
+                a.copy(other, bool_op(true));
+            },
+            |a| {
+                a.copy(other, bool_op(false));
+            },
+        );
+        let (mut in_true, mut in_false) = (None, None);
+        a.if_(
+            Cond::Bool(p),
+            |a| {
+                in_true = Some(a.new_(Some(s), lib.reader_new_leave_open, &[v(s), v(p)]));
+            },
+            |a| {
+                in_false = Some(a.new_(Some(s), lib.reader_new_leave_open, &[v(s), v(p)]));
+            },
+        );
+        let after = a.new_(Some(s), lib.reader_new_leave_open, &[v(s), v(keep)]);
+        let joined = a.new_(Some(s), lib.reader_new_leave_open, &[v(s), v(other)]);
+        let body = a.finish();
+        let values = BoolValues::compute(&lib.p, &body, &[]);
+        assert_eq!(values.before(after, keep), Some(true));
+        assert_eq!(values.before(joined, other), None);
+        let (t, f) = (in_true.unwrap_or(after), in_false.unwrap_or(after));
+        assert_eq!(values.before(t, p), Some(true));
+        assert_eq!(values.before(f, p), Some(false));
+        assert_eq!(values.before(after, p), None);
+        // A seeded parameter prunes the other edge.
+        let seeded = BoolValues::compute(&lib.p, &body, &[(p, true)]);
+        assert_eq!(seeded.before(f, p), None, "the false branch is not reached");
+        assert_eq!(seeded.before(after, p), Some(true));
+    }
+
+    #[test]
+    fn conditions_from_constants_defaults_and_locals() {
+        let lib = Lib::new();
+        let mut a = Asm::new(&lib, "C.M", BodyKind::Method);
+        let (s, b) = (a.local("s", lib.file_stream), a.local("b", lib.boolean));
+        a.new_(Some(s), lib.file_stream_new, &[str_("p")]);
+        let calls: Vec<NodeId> = [bool_op(false), bool_op(true), Operand::Default, v(b)]
+            .into_iter()
+            .map(|arg| a.new_(None, lib.reader_new_leave_open, &[v(s), arg]))
+            .collect();
+        let plain = a.new_(None, lib.reader_new, &[v(s)]);
+        let body = a.finish();
+        let at = |n: NodeId| match &body.node(n).stmt {
+            Stmt::Call(c) => condition_at(&lib.p, c, |_| None),
+            _ => Condition::Holds,
+        };
+        assert_eq!(at(calls[0]), Condition::Holds);
+        assert_eq!(at(calls[1]), Condition::Fails);
+        assert_eq!(at(calls[2]), Condition::Holds);
+        assert_eq!(at(calls[3]), Condition::Unknown("leaveOpen".into()));
+        assert_eq!(at(plain), Condition::Holds);
+        let Stmt::Call(c) = &body.node(plain).stmt else {
+            unreachable!()
+        };
+        assert_eq!(wrapped_by(&lib.p, c), [Wrapped::Arg { var: s, param: 0 }]);
+    }
+}

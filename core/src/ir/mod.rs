@@ -514,3 +514,6 @@ impl BodyBuilder {
         self.body
     }
 }
+
+#[cfg(test)]
+mod tests;

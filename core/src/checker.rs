@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 use crate::class_checks;
 use crate::collections;
 use crate::consistency;
+use crate::consistency::Verdict;
 use crate::context::BodyCx;
 use crate::diagnostics::{Diagnostic, Label};
 use crate::ir::Body;
 use crate::must_call::MustCallTypes;
-use crate::program::{FieldId, MethodId, Program};
+use crate::program::{FieldId, MethodId, MustCall, Program, Target};
 use crate::report;
 
 /// Which exceptional edges the analysis believes (the Tracker paper's rule).
@@ -48,6 +49,9 @@ pub struct Checker<'p> {
     pub(crate) owning_collections: FxHashSet<FieldId>,
     /// The body implementing each method.
     pub(crate) body_of: FxHashMap<MethodId, usize>,
+    /// Why each body's IR is malformed, if it is ([`Body::validate`]); such a
+    /// body is never analysed.
+    pub(crate) invalid: Vec<Option<String>>,
 }
 
 impl<'p> Checker<'p> {
@@ -58,7 +62,12 @@ impl<'p> Checker<'p> {
             .filter_map(|(i, b)| Some((b.method?, i)))
             .filter(|(m, _)| program.get_method(*m).is_some())
             .collect();
+        let invalid = bodies
+            .iter()
+            .map(|b| b.validate(program, bodies.len()).err())
+            .collect();
         let mut checker = Checker {
+            invalid,
             program,
             bodies,
             options: options.clone(),
@@ -85,7 +94,7 @@ impl<'p> Checker<'p> {
         let Some(body) = self.bodies.get(index) else {
             return Vec::new();
         };
-        if let Err(problem) = body.validate(self.program, self.bodies.len()) {
+        if let Some(Some(problem)) = self.invalid.get(index) {
             let d = Diagnostic::new(
                 "RLC9004",
                 format!(
@@ -106,6 +115,14 @@ impl<'p> Checker<'p> {
         let mut diags = report::body_diagnostics(&cx, &outcome);
         diags.extend(class_checks::field_assignments(&cx));
         report::finish(diags, &body.name)
+    }
+
+    /// Whether the body of `method` calls one of `must_call` on `target` on every
+    /// normal path (what a `[Calls(target, ..)]` on it promises); a
+    /// `Dispose(bool disposing)` body is read with `disposing == true`. For
+    /// inference and tools; the checks use it for RLC0003 and RLC0006.
+    pub fn guarantees(&self, method: MethodId, target: &Target, must_call: &MustCall) -> Verdict {
+        class_checks::body_guarantees(self, method, target, must_call)
     }
 
     /// Class-level checks: owning fields (RLC0003), `[Calls]` (RLC0006) and

@@ -46,7 +46,6 @@ fn method_cx<'a>(checker: &'a Checker<'a>, method: MethodId) -> Option<BodyCx<'a
         .map(|o| o.must_call.methods.as_slice())
         .unwrap_or(&[]);
     let body = checker.bodies.get(index)?;
-    body.validate(program, checker.bodies.len()).ok()?;
     let seeds: Vec<(VarId, bool)> = if ownership::is_dispose_pattern(program, def, must_call) {
         body.param_var(0).map(|v| (v, true)).into_iter().collect()
     } else {
@@ -64,7 +63,7 @@ fn target_alias(cx: &BodyCx<'_>, target: &Target) -> Option<Alias> {
 }
 
 /// Whether a method guarantees one of `must_call` on `target` by its body.
-fn body_guarantees(
+pub(crate) fn body_guarantees(
     checker: &Checker<'_>,
     method: MethodId,
     target: &Target,

@@ -84,6 +84,10 @@ pub fn root(cx: &BodyCx<'_>, collection: VarId) -> Root {
             Some(Stmt::Load { .. } | Stmt::Element { .. } | Stmt::Opaque { .. }) => {
                 return Root::Unowned;
             }
+            // A collection a property exposes belongs to the object.
+            Some(Stmt::Call(call)) if !crate::ownership::call_result_owning(cx.program, call) => {
+                return Root::Unowned;
+            }
             _ => return Root::Local,
         }
     }

@@ -281,3 +281,25 @@ fn array_elements_disposed_in_a_loop() {
     let body = a.finish();
     assert!(lib.check(&[body]).is_empty());
 }
+
+#[test]
+fn a_collection_a_getter_exposes_is_not_ours() {
+    let mut lib = Lib::new();
+    let c = lib.class("App.Form", &[lib.object]);
+    let items = lib.method(c, "get_Items", MethodKind::Getter, vec![], Some(lib.list));
+    let m = lib.method(c, "Build", MethodKind::Ordinary, vec![], None);
+    let mut a = Asm::for_method(&lib, m);
+    let (this, l, t) = (
+        a.this(),
+        a.temp(Some(lib.list)),
+        a.temp(Some(lib.file_stream)),
+    );
+    a.call(Some(l), items, Some(this), &[]);
+    a.new_(Some(t), lib.file_stream_new, &[str_("p")]);
+    let add = a.call(None, lib.list_add, Some(l), &[v(t)]);
+    let body = a.finish();
+    let diags = lib.check(std::slice::from_ref(&body));
+    assert_eq!(rules(&diags), ["RLC0005"]);
+    assert_eq!(diags[0].primary.span, body.node(add).span);
+    assert!(diags[0].secondary.is_empty());
+}

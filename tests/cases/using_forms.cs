@@ -74,7 +74,7 @@ public static class UsingForms
     // CASE: one using statement with several declarators disposes all of them.
     public static void MultipleDeclaratorsStatement(string a, string b)
     {
-        using (FileStream first = File.OpenRead(a), second = File.OpenRead(b))
+        using (FileStream first = File.OpenRead(a), second = File.OpenWrite(b))
         {
             first.CopyTo(second);
         }

@@ -22,6 +22,8 @@ pub struct RunOptions {
     pub check: CheckOptions,
     /// Extra library specs (from `rlc-sharp.toml`).
     pub extra_library: Vec<LibraryText>,
+    /// Use inferred specifications (`--no-infer` turns this off).
+    pub infer: bool,
 }
 
 /// A file a diagnostic may point into that is not C# source (a project file, the

@@ -340,6 +340,8 @@ pub struct MethodDef {
     pub is_abstract: bool,
     pub is_virtual: bool,
     pub is_async: bool,
+    /// Declared `public` (or an interface member): preferred as a class's disposal method.
+    pub is_public: bool,
     pub has_body: bool,
     pub span: Option<Span>,
 }
@@ -366,6 +368,7 @@ impl MethodDef {
             is_abstract: false,
             is_virtual: false,
             is_async: false,
+            is_public: true,
             has_body: false,
             span: None,
         }

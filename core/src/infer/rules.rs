@@ -246,7 +246,10 @@ impl State {
                     continue;
                 }
                 let methods = if d.transferred {
-                    ob.must_call.methods.clone()
+                    // The callee disposes it somehow; name the canonical alternative.
+                    let ms = &ob.must_call.methods;
+                    let pick = if ms.iter().any(|m| m == "Dispose") { Some("Dispose".to_string()) } else { ms.first().cloned() };
+                    pick.into_iter().collect()
                 } else {
                     d.methods.clone()
                 };
@@ -325,7 +328,7 @@ impl State {
 
     /// `[MustCall(d)]` on a class without an obligation whose instance method `d`
     /// guarantees the disposal of every owning field (preferring `Dispose`, then
-    /// `Close`, then public-looking names, then the first by name).
+    /// `Close`, then public ones, then the first by name).
     fn must_call_classes(&mut self, types: &MustCallTypes) {
         for t in 0..self.p.types.len() {
             let tid = TypeId(t as u32);
@@ -361,8 +364,8 @@ impl State {
                 _ => 3,
             };
             candidates.sort_by_key(|m| {
-                let name = &self.p.method(*m).name;
-                (rank(name), name.clone(), *m)
+                let md = self.p.method(*m);
+                (rank(&md.name), !md.is_public, md.name.clone(), *m)
             });
             let Some(&d) = candidates.first() else {
                 continue;

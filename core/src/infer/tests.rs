@@ -66,7 +66,7 @@ fn infers_the_papers_figure_1() {
         SpecTarget::Method(dispose),
         InferredAttr::Calls {
             target: "this.con".into(),
-            methods: vec!["Close".into(), "Dispose".into()]
+            methods: vec!["Dispose".into()]
         }
     ));
     assert!(has(SpecTarget::Field(f), InferredAttr::Owning));

@@ -569,6 +569,7 @@ fn add_methods(index: &mut Index, id: MemberId) {
             is_abstract: all_mods.contains(Modifiers::ABSTRACT) || (interface && !p.has_body),
             is_virtual: all_mods.intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE) || interface,
             is_async: all_mods.contains(Modifiers::ASYNC),
+            is_public: interface || all_mods.contains(Modifiers::PUBLIC),
             has_body: p.has_body,
             span,
         };

@@ -10,6 +10,12 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+mod name;
+mod synth;
+
+pub use name::{NameSegment, TypeName, is_identifier};
+pub use synth::{CSharpSource, Location, Piece, PieceOrigin};
+
 /// One model file (or the library part of a user's `rlc-sharp.toml`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -18,6 +24,12 @@ pub struct LibraryFile {
     /// (each type's own namespace is always in scope).
     #[serde(default)]
     pub usings: Vec<String>,
+    /// Fully qualified types that member signatures of this file may name
+    /// although no `[[type]]` defines them (types of assemblies the model leaves
+    /// out). The front end treats them as unknown types; any other unknown type
+    /// in an embedded file is a model error.
+    #[serde(default)]
+    pub external: Vec<String>,
     #[serde(default, rename = "type")]
     pub types: Vec<LibraryType>,
 }

@@ -118,7 +118,22 @@ macro_rules! embed {
     };
 }
 
-embed!["system.toml"];
+embed![
+    "system.toml",
+    "system_collections.toml",
+    "system_componentmodel.toml",
+    "system_diagnostics.toml",
+    "system_io.toml",
+    "system_io_compression.toml",
+    "system_io_memory_mapped_files.toml",
+    "system_io_pipelines.toml",
+    "system_io_pipes.toml",
+    "system_linq.toml",
+    "system_reflection.toml",
+    "system_runtime.toml",
+    "system_text.toml",
+    "system_threading.toml",
+];
 
 #[cfg(test)]
 mod tests {

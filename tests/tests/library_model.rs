@@ -449,6 +449,9 @@ impl<'m> Walker<'m> {
             }
         }
         let params = parameters(node);
+        let is_extension = params
+            .first()
+            .is_some_and(|p| has_modifier(*p, src, "this"));
         let mut param_attrs = Vec::new();
         for &p in &params {
             let attrs: Vec<(Option<SpecAttr>, Node<'_>)> = attributes(p, src)
@@ -518,8 +521,15 @@ impl<'m> Walker<'m> {
                     Some(SpecAttr::Owning) => owning_params += 1,
                     Some(SpecAttr::OwnsIf) => owns_if.push((*p, n)),
                     Some(SpecAttr::CollectionElement) => {
-                        if kind != "method_declaration" || is_static {
-                            self.problem(n, "`[CollectionElement]` is for parameters of instance methods");
+                        // The receiver collection: `this`, the constructed
+                        // collection, or an extension method's `this` parameter.
+                        let has_receiver = kind == "constructor_declaration"
+                            || (kind == "method_declaration" && (!is_static || is_extension));
+                        if !has_receiver {
+                            self.problem(
+                                n,
+                                "`[CollectionElement]` needs a receiver collection (instance method, constructor or extension method)",
+                            );
                         }
                     }
                     Some(SpecAttr::NotOwning) | None => {}
@@ -816,20 +826,16 @@ impl Model {
                     problems.push(format!("{place}: obligation method `{m}` is no member of the type or its bases"));
                 }
             }
-            for m in ty.must_call.iter().flatten() {
-                let ok = match m.as_str() {
-                    "Dispose" => disposable,
-                    "DisposeAsync" => async_disposable,
-                    _ => true,
-                };
-                if !ok {
-                    problems.push(format!("{place}: must_call names `{m}` but the type does not implement its interface"));
-                }
-            }
+            // `[]` and `also_disposes` refine an obligation, so there must be one to refine:
+            // an IDisposable/IAsyncDisposable ancestor, or pattern-based disposal.
+            let disposes = disposable
+                || async_disposable
+                || methods.contains("Dispose")
+                || methods.contains("DisposeAsync");
             let no_obligation = ty.must_call.as_ref().is_some_and(Vec::is_empty);
-            if (no_obligation || !ty.also_disposes.is_empty()) && !disposable && !async_disposable {
+            if (no_obligation || !ty.also_disposes.is_empty()) && !disposes {
                 problems.push(format!(
-                    "{place}: `must_call = []` and `also_disposes` are for IDisposable/IAsyncDisposable types only"
+                    "{place}: `must_call = []` and `also_disposes` are for types that are disposable"
                 ));
             }
             for (b, base) in facts.bases.iter().enumerate() {

@@ -129,9 +129,13 @@ embed![
     "system_io_pipelines.toml",
     "system_io_pipes.toml",
     "system_linq.toml",
+    "system_net.toml",
+    "system_net_http.toml",
     "system_reflection.toml",
     "system_runtime.toml",
+    "system_security_cryptography.toml",
     "system_text.toml",
+    "system_text_json.toml",
     "system_threading.toml",
 ];
 

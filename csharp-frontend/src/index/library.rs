@@ -78,14 +78,21 @@ fn parse_type_name(full: &str) -> Option<TypeName> {
     Some(TypeName { namespace, chain })
 }
 
-/// The key the index uses for a type's full name (`System.Collections.Generic.List.Enumerator`).
+/// The key of a type's facts: its full name and total arity, as the index
+/// knows it (`System.Collections.Generic.List.Enumerator`1`).
+pub fn facts_key_of(full_name: &str, arity: usize) -> String {
+    format!("{full_name}`{arity}")
+}
+
 fn facts_key(name: &TypeName) -> String {
     let types: Vec<&str> = name.chain.iter().map(|(n, _)| n.as_str()).collect();
-    if name.namespace.is_empty() {
+    let arity: usize = name.chain.iter().map(|(_, p)| p.len()).sum();
+    let full = if name.namespace.is_empty() {
         types.join(".")
     } else {
         format!("{}.{}", name.namespace, types.join("."))
-    }
+    };
+    facts_key_of(&full, arity)
 }
 
 fn header(kind: LibraryTypeKind, modifiers: &[String], name: &str, params: &[String]) -> String {

@@ -85,7 +85,7 @@ fn spec_keys(p: &Program, want: impl Fn(&Provenance) -> bool) -> BTreeSet<(Strin
             }
             let target = match &c.target {
                 Target::This => "this".to_string(),
-                Target::Param(i) => format!("#{}", i + 1),
+                Target::Param(i) => format!("#{i}"),
                 Target::Field(f) => format!("this.{}", p.field(*f).name),
             };
             let mut methods = c.methods.clone();

@@ -287,9 +287,8 @@ fn parse_target(index: &Index, owner: TypeId, params: &[super::ParamData], text:
         return Some(Target::This);
     }
     if let Some(n) = t.strip_prefix('#') {
-        // The Checker Framework numbers parameters from 1.
-        let i: u32 = n.parse().ok()?;
-        return i.checked_sub(1).map(Target::Param);
+        // `#0` is the first parameter (C# counts from zero, unlike the Checker Framework).
+        return n.parse().ok().map(Target::Param);
     }
     let name = t.strip_prefix("this.").unwrap_or(t);
     if let Some(i) = params.iter().position(|p| p.name == name) {

@@ -304,17 +304,7 @@ pub fn lower_all(index: &Index) -> Lowered {
         internal_errors: Vec::new(),
     };
     let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
-        // Body indices inside a type are relative; make parents absolute.
-        let offset = out.bodies.len() as u32;
-        for mut b in lt.bodies {
-            b.parent = b.parent.map(|p| p + offset);
-            for n in &mut b.nodes {
-                if let ir::Stmt::Closure { body, .. } = &mut n.stmt {
-                    *body += offset;
-                }
-            }
-            out.bodies.push(b);
-        }
+        crate::lower::append_bodies(&mut out.bodies, lt.bodies);
         out.stats.merge(&lt.stats);
         out.skipped.extend(lt.skipped);
     };

@@ -363,7 +363,7 @@ impl Ctx<'_> {
             }
             l.finish(spec.method, None, hir_body.is_async, hir_body.is_iterator);
         }
-        self.out.bodies.extend(bodies);
+        super::append_bodies(&mut self.out.bodies, bodies);
     }
 }
 

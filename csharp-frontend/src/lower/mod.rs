@@ -386,5 +386,20 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// Appends bodies whose `parent`/`Closure` indices are relative to `src` to `dst`,
+/// making the indices absolute.
+pub fn append_bodies(dst: &mut Vec<ir::Body>, src: Vec<ir::Body>) {
+    let offset = dst.len() as u32;
+    for mut b in src {
+        b.parent = b.parent.map(|p| p + offset);
+        for n in &mut b.nodes {
+            if let IrStmt::Closure { body, .. } = &mut n.stmt {
+                *body += offset;
+            }
+        }
+        dst.push(b);
+    }
+}
+
 #[cfg(test)]
 mod tests;

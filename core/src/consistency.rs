@@ -1165,7 +1165,8 @@ impl<'c, 'a> Engine<'c, 'a> {
         // method ends in one too, so verification follows believed edges as well;
         // reaching the exceptional exit does not break a guarantee.
         let believed = matches!(node.stmt, Stmt::Throw(_))
-            || match self.cx.checker.options.exception_model {
+            || !self.is_disposal_call(node)
+                && match self.cx.checker.options.exception_model {
                 ExceptionModel::None => false,
                 ExceptionModel::Explicit => edge.explicit,
                 ExceptionModel::All => true,
@@ -1176,6 +1177,26 @@ impl<'c, 'a> Engine<'c, 'a> {
         fact.exc_from.get_or_insert(n);
         fact.exit_via = None;
         self.insert(edge.target, fact);
+    }
+
+    /// A call of a must-call method (`Dispose`, `Close`, ...): taken not to throw,
+    /// as .NET's guidelines require of `Dispose`; otherwise every `finally` that
+    /// disposes two resources would be reported under the `all` model.
+    fn is_disposal_call(&self, node: &Node) -> bool {
+        let Stmt::Call(call) = &node.stmt else {
+            return false;
+        };
+        let name = match &call.callee {
+            crate::ir::Callee::Method(m) => self.cx.checker.program.get_method(*m).map(|m| m.name.as_str()),
+            crate::ir::Callee::Unresolved(n) => Some(n.rsplit('.').next().unwrap_or(n)),
+            crate::ir::Callee::Delegate(_) => None,
+        };
+        let Some(name) = name else { return false };
+        call.receiver.is_some_and(|r| {
+            self.cx
+                .var_obligation(r)
+                .is_some_and(|o| o.is_satisfied_by(name))
+        })
     }
 
     /// A fact reaching an exit: a leak unless an alias still hands the value on.

@@ -431,7 +431,7 @@ impl Lowerer<'_> {
             l.jump_to(after);
             // From the dispatch, each catch may take the exception, or none does.
             let mut targets = Vec::new();
-            let catch_all = catches.iter().any(|c| c.ty.is_none() && c.filter.is_none());
+            let catch_all = catches.iter().any(|c| c.filter.is_none() && catches_everything(c.ty.as_ref()));
             let bodies: Vec<_> = catches
                 .iter()
                 .map(|c| {
@@ -522,5 +522,17 @@ impl Lowerer<'_> {
         self.cur = Some(exit);
         self.end_temps(range);
         self.pop_scope(range);
+    }
+}
+
+/// `catch`, `catch (Exception)` and `catch (System.Exception)` take every exception.
+fn catches_everything(ty: Option<&crate::hir::TypeRef>) -> bool {
+    match ty {
+        None => true,
+        Some(crate::hir::TypeRef::Path { segments, .. }) => {
+            let names: Vec<&str> = segments.iter().map(|s| s.name.as_str()).collect();
+            matches!(names.as_slice(), ["Exception"] | ["System", "Exception"])
+        }
+        Some(_) => false,
     }
 }

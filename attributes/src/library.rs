@@ -119,9 +119,14 @@ macro_rules! embed {
 }
 
 embed![
+    "microsoft_data_sqlclient.toml",
+    "microsoft_data_sqlite.toml",
+    "npgsql.toml",
     "system.toml",
     "system_collections.toml",
     "system_componentmodel.toml",
+    "system_data.toml",
+    "system_data_sqlclient.toml",
     "system_diagnostics.toml",
     "system_io.toml",
     "system_io_compression.toml",
@@ -137,6 +142,7 @@ embed![
     "system_text.toml",
     "system_text_json.toml",
     "system_threading.toml",
+    "system_xml.toml",
 ];
 
 #[cfg(test)]

@@ -119,8 +119,11 @@ macro_rules! embed {
 }
 
 embed![
+    "efcore.toml",
     "microsoft_data_sqlclient.toml",
     "microsoft_data_sqlite.toml",
+    "microsoft_extensions.toml",
+    "microsoft_win32.toml",
     "npgsql.toml",
     "system.toml",
     "system_collections.toml",
@@ -128,6 +131,7 @@ embed![
     "system_data.toml",
     "system_data_sqlclient.toml",
     "system_diagnostics.toml",
+    "system_drawing.toml",
     "system_io.toml",
     "system_io_compression.toml",
     "system_io_memory_mapped_files.toml",

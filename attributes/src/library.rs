@@ -51,7 +51,8 @@ pub struct LibraryType {
     /// The obligation: absent = inherited from the bases; `[]` = none (the type
     /// holds no resource even though it is `IDisposable`).
     pub must_call: Option<Vec<String>>,
-    /// More methods that discharge the obligation (`Close`).
+    /// More methods that discharge the obligation (`Close`); they accumulate
+    /// along the bases.
     #[serde(default)]
     pub also_disposes: Vec<String>,
     /// C# member declarations without bodies, with spec attributes inline.
@@ -154,10 +155,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_embedded_file_parses() {
+    fn every_embedded_file_parses_and_generates_csharp() {
         for (name, text) in embedded() {
-            if let Err(e) = parse(text) {
-                panic!("{name}: {e} at {:?}", e.span);
+            let file = match parse(text) {
+                Ok(f) => f,
+                Err(e) => panic!("{name}: {e} at {:?}", e.span),
+            };
+            if let Err(errors) = file.to_csharp() {
+                panic!("{name}: {errors:?}");
             }
         }
     }

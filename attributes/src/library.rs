@@ -51,7 +51,8 @@ pub struct LibraryType {
     /// The obligation: absent = inherited from the bases; `[]` = none (the type
     /// holds no resource even though it is `IDisposable`).
     pub must_call: Option<Vec<String>>,
-    /// More methods that discharge the obligation (`Close`).
+    /// More methods that discharge the obligation (`Close`); they accumulate
+    /// along the bases.
     #[serde(default)]
     pub also_disposes: Vec<String>,
     /// C# member declarations without bodies, with spec attributes inline.
@@ -119,10 +120,19 @@ macro_rules! embed {
 }
 
 embed![
+    "efcore.toml",
+    "microsoft_data_sqlclient.toml",
+    "microsoft_data_sqlite.toml",
+    "microsoft_extensions.toml",
+    "microsoft_win32.toml",
+    "npgsql.toml",
     "system.toml",
     "system_collections.toml",
     "system_componentmodel.toml",
+    "system_data.toml",
+    "system_data_sqlclient.toml",
     "system_diagnostics.toml",
+    "system_drawing.toml",
     "system_io.toml",
     "system_io_compression.toml",
     "system_io_memory_mapped_files.toml",
@@ -137,6 +147,7 @@ embed![
     "system_text.toml",
     "system_text_json.toml",
     "system_threading.toml",
+    "system_xml.toml",
 ];
 
 #[cfg(test)]
@@ -144,10 +155,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_embedded_file_parses() {
+    fn every_embedded_file_parses_and_generates_csharp() {
         for (name, text) in embedded() {
-            if let Err(e) = parse(text) {
-                panic!("{name}: {e} at {:?}", e.span);
+            let file = match parse(text) {
+                Ok(f) => f,
+                Err(e) => panic!("{name}: {e} at {:?}", e.span),
+            };
+            if let Err(errors) = file.to_csharp() {
+                panic!("{name}: {errors:?}");
             }
         }
     }

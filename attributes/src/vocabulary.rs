@@ -82,7 +82,10 @@ mod tests {
     #[test]
     fn matches_by_simple_name_with_or_without_suffix() {
         assert_eq!(SpecAttr::from_name("Owning"), Some(SpecAttr::Owning));
-        assert_eq!(SpecAttr::from_name("OwningAttribute"), Some(SpecAttr::Owning));
+        assert_eq!(
+            SpecAttr::from_name("OwningAttribute"),
+            Some(SpecAttr::Owning)
+        );
         assert_eq!(
             SpecAttr::from_name("RlcSharp.Annotations.MustCallAlias"),
             Some(SpecAttr::MustCallAlias)

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::Command;
 
-use rlc_attributes::library::{self, CSharpSource, LibraryFile, LibraryTypeKind, PieceOrigin, TypeName};
+use rlc_attributes::library::{
+    self, CSharpSource, LibraryFile, LibraryTypeKind, PieceOrigin, TypeName,
+};
 use rlc_attributes::vocabulary::SpecAttr;
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::{Node, Parser, Tree};
@@ -50,6 +52,11 @@ fn parser() -> Parser {
 }
 
 fn load() -> Model {
+    load_texts(library::embedded())
+}
+
+/// Parses and generates every file, and indexes the type names.
+fn load_texts(texts: &[(&'static str, &str)]) -> Model {
     let mut parser = parser();
     let mut model = Model {
         files: Vec::new(),
@@ -57,7 +64,7 @@ fn load() -> Model {
         facts: FxHashMap::default(),
         problems: Vec::new(),
     };
-    for &(name, text) in library::embedded() {
+    for &(name, text) in texts {
         let file = match library::parse(text) {
             Ok(f) => f,
             Err(e) => {
@@ -76,7 +83,9 @@ fn load() -> Model {
             }
         };
         let Some(tree) = parser.parse(&source.text, None) else {
-            model.problems.push(format!("{name}: tree-sitter gave no tree"));
+            model
+                .problems
+                .push(format!("{name}: tree-sitter gave no tree"));
             continue;
         };
         let mut external = FxHashSet::default();
@@ -85,7 +94,9 @@ fn load() -> Model {
                 Ok(n) => {
                     external.insert(n.key());
                 }
-                Err(err) => model.problems.push(format!("{name}: external `{e}`: {err}")),
+                Err(err) => model
+                    .problems
+                    .push(format!("{name}: external `{e}`: {err}")),
             }
         }
         let index = model.files.len();
@@ -159,10 +170,12 @@ struct Scope {
 struct Walker<'m> {
     model: &'m Model,
     file: usize,
-    /// (type, member) -> declarations found for it.
-    declarations: FxHashMap<(usize, usize), Vec<&'static str>>,
+    /// (type, member) -> how many declarations it produced.
+    declarations: FxHashMap<(usize, usize), usize>,
     /// Type key -> resolved bases and method names.
     facts: Vec<(String, Vec<Option<String>>, FxHashSet<String>)>,
+    /// Entries of the file's `external` list that some signature named.
+    used_external: FxHashSet<String>,
     problems: Vec<String>,
 }
 
@@ -220,7 +233,7 @@ impl<'m> Walker<'m> {
         } else if MEMBER_KINDS.contains(&kind) {
             self.member(node, scope);
         } else if kind == "enum_member_declaration" {
-            self.count(node, "enum_member_declaration");
+            self.count(node);
         } else {
             self.walk_children(node, scope);
         }
@@ -260,7 +273,7 @@ impl<'m> Walker<'m> {
             }
         }
         if node.kind() == "delegate_declaration" {
-            self.count(node, "delegate_declaration");
+            self.count(node);
             self.signature(node, &inner);
             self.facts.push((key, bases, FxHashSet::default()));
             return;
@@ -269,10 +282,10 @@ impl<'m> Walker<'m> {
         if let Some(body) = node.child_by_field_name("body") {
             let mut cursor = body.walk();
             for member in body.named_children(&mut cursor) {
-                if member.kind() == "method_declaration" {
-                    if let Some(n) = member.child_by_field_name("name") {
-                        methods.insert(text(n, src).to_string());
-                    }
+                if member.kind() == "method_declaration"
+                    && let Some(n) = member.child_by_field_name("name")
+                {
+                    methods.insert(text(n, src).to_string());
                 }
             }
             self.walk_children(body, &inner);
@@ -281,15 +294,11 @@ impl<'m> Walker<'m> {
     }
 
     /// Records that a model member produced this declaration.
-    fn count(&mut self, node: Node<'_>, kind: &'static str) {
+    fn count(&mut self, node: Node<'_>) {
         let loc = self.loaded().source.locate_range(node.byte_range());
         match loc {
             Some(loc) => match loc.origin {
-                PieceOrigin::Member(m) => self
-                    .declarations
-                    .entry((loc.ty, m))
-                    .or_default()
-                    .push(kind),
+                PieceOrigin::Member(m) => *self.declarations.entry((loc.ty, m)).or_default() += 1,
                 PieceOrigin::Base(_) => self.problem(node, "a base list holds a declaration"),
             },
             None => self.problem(node, "a declaration made of generated text only"),
@@ -297,12 +306,8 @@ impl<'m> Walker<'m> {
     }
 
     fn member(&mut self, node: Node<'_>, scope: &Scope) {
-        let kind = MEMBER_KINDS
-            .iter()
-            .copied()
-            .find(|k| *k == node.kind())
-            .unwrap_or("member");
-        self.count(node, kind);
+        let kind = node.kind();
+        self.count(node);
         let src = self.src();
         let declaring = scope.types.last().cloned().unwrap_or_default();
         let declaring_kind = self
@@ -324,7 +329,9 @@ impl<'m> Walker<'m> {
             if name != simple {
                 self.problem(
                     node,
-                    format!("a constructor must be named `{simple}` (a method needs a return type)"),
+                    format!(
+                        "a constructor must be named `{simple}` (a method needs a return type)"
+                    ),
                 );
             }
             if declaring_kind == Some(LibraryTypeKind::Interface) {
@@ -411,10 +418,12 @@ impl<'m> Walker<'m> {
                 self.resolve(arg, scope);
             }
         }
-        if let [(name, args)] = segments.as_slice() {
-            if !global && args.is_empty() && scope.type_params.iter().any(|p| p == name) {
-                return None;
-            }
+        if let [(name, args)] = segments.as_slice()
+            && !global
+            && args.is_empty()
+            && scope.type_params.iter().any(|p| p == name)
+        {
+            return None;
         }
         let keys: Vec<String> = segments
             .iter()
@@ -426,11 +435,15 @@ impl<'m> Walker<'m> {
                 }
             })
             .collect();
-        let found = candidates(&keys, &segments, scope, global, &self.model.files[self.file].file.usings)
+        let found = candidates(&keys, &segments, scope, global, &self.loaded().file.usings)
             .into_iter()
             .find(|k| self.model.keys.contains_key(k) || self.loaded().external.contains(k));
-        if found.is_none() {
-            self.problem(node, format!("unknown type `{}`", text(node, src)));
+        match &found {
+            Some(k) if !self.model.keys.contains_key(k) => {
+                self.used_external.insert(k.clone());
+            }
+            Some(_) => {}
+            None => self.problem(node, format!("unknown type `{}`", text(node, src))),
         }
         found
     }
@@ -445,7 +458,10 @@ impl<'m> Walker<'m> {
             match target.as_deref() {
                 None => member_attrs.push((attr, attr_node)),
                 Some("return") => return_attrs.push((attr, attr_node)),
-                Some(other) => self.problem(attr_node, format!("attribute target `{other}:` is not used by the model")),
+                Some(other) => self.problem(
+                    attr_node,
+                    format!("attribute target `{other}:` is not used by the model"),
+                ),
             }
         }
         let params = parameters(node);
@@ -502,13 +518,17 @@ impl<'m> Walker<'m> {
         }
         for &(attr, n) in &return_attrs {
             let Some(attr) = attr else { continue };
-            if !matches!(attr, SpecAttr::Owning | SpecAttr::NotOwning | SpecAttr::MustCall)
-                || !matches!(
-                    kind,
-                    "method_declaration" | "operator_declaration" | "conversion_operator_declaration"
-                )
-            {
-                self.problem(n, format!("`[return: {}]` is not meaningful here", attr.name()));
+            if !matches!(
+                attr,
+                SpecAttr::Owning | SpecAttr::NotOwning | SpecAttr::MustCall
+            ) || !matches!(
+                kind,
+                "method_declaration" | "operator_declaration" | "conversion_operator_declaration"
+            ) {
+                self.problem(
+                    n,
+                    format!("`[return: {}]` is not meaningful here", attr.name()),
+                );
             }
         }
         let mut alias_params = 0;
@@ -685,7 +705,9 @@ fn flatten<'t>(
             _ => false,
         },
         "alias_qualified_name" => {
-            let alias = node.child_by_field_name("alias").map_or("", |a| text(a, src));
+            let alias = node
+                .child_by_field_name("alias")
+                .map_or("", |a| text(a, src));
             *global = alias == "global";
             *global
                 && node
@@ -713,8 +735,15 @@ fn candidates(
         for outer in scope.types.iter().rev() {
             out.push(format!("{outer}+{nested}"));
         }
-        let parts: Vec<&str> = scope.namespace.split('.').filter(|p| !p.is_empty()).collect();
-        namespaces = (0..=parts.len()).rev().map(|n| parts[..n].join(".")).collect();
+        let parts: Vec<&str> = scope
+            .namespace
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .collect();
+        namespaces = (0..=parts.len())
+            .rev()
+            .map(|n| parts[..n].join("."))
+            .collect();
     }
     for namespace in &namespaces {
         // The first `split` segments may name namespaces (`IO.Stream` inside `System`).
@@ -745,6 +774,7 @@ impl Model {
                 file,
                 declarations: FxHashMap::default(),
                 facts: Vec::new(),
+                used_external: FxHashSet::default(),
                 problems: Vec::new(),
             };
             let loaded = &self.files[file];
@@ -753,7 +783,7 @@ impl Model {
             walker.walk(root, &Scope::default());
             for (t, ty) in loaded.file.types.iter().enumerate() {
                 for (m, member) in ty.members.iter().enumerate() {
-                    let found = walker.declarations.get(&(t, m)).map_or(0, Vec::len);
+                    let found = walker.declarations.get(&(t, m)).copied().unwrap_or(0);
                     if found != 1 {
                         walker.problems.push(format!(
                             "{}: {}: member `{}` is {found} declarations, not one",
@@ -764,7 +794,21 @@ impl Model {
                     }
                 }
             }
-            let Walker { facts, problems, .. } = walker;
+            let mut unused: Vec<&String> = loaded
+                .external
+                .iter()
+                .filter(|e| !walker.used_external.contains(*e))
+                .collect();
+            unused.sort();
+            for e in unused {
+                walker.problems.push(format!(
+                    "{}: external type `{e}` is named by no signature: drop it from `external`",
+                    loaded.name
+                ));
+            }
+            let Walker {
+                facts, problems, ..
+            } = walker;
             self.problems.extend(problems);
             all_facts.extend(facts.into_iter().map(|f| (file, f)));
         }
@@ -823,7 +867,9 @@ impl Model {
             let async_disposable = ancestors.contains("System.IAsyncDisposable");
             for m in ty.must_call.iter().flatten().chain(&ty.also_disposes) {
                 if !methods.contains(m.as_str()) {
-                    problems.push(format!("{place}: obligation method `{m}` is no member of the type or its bases"));
+                    problems.push(format!(
+                        "{place}: obligation method `{m}` is no member of the type or its bases"
+                    ));
                 }
             }
             // `[]` and `also_disposes` refine an obligation, so there must be one to refine:
@@ -839,7 +885,11 @@ impl Model {
                 ));
             }
             for (b, base) in facts.bases.iter().enumerate() {
-                let Some(base_kind) = base.as_ref().and_then(|k| self.facts.get(k)).map(|f| f.kind) else {
+                let Some(base_kind) = base
+                    .as_ref()
+                    .and_then(|k| self.facts.get(k))
+                    .map(|f| f.kind)
+                else {
                     continue;
                 };
                 let ok = match (facts.kind, base_kind) {
@@ -903,22 +953,52 @@ fn the_embedded_model_is_well_formed() {
 /// each kind gives one problem of each kind.
 #[test]
 fn the_checks_reject_broken_models() {
-    let cases: [(&str, &str); 12] = [
+    let cases: [(&str, &str); 15] = [
         ("members = [\"void Read(\"]", "syntax error"),
         ("members = [\"Widget2()\"]", "must be named `Widget`"),
         ("members = [\"Gadget Make()\"]", "unknown type `Gadget`"),
         ("members = [\"void M(); void N()\"]", "2 declarations"),
-        ("members = [\"[Owing] void M(Stream s)\"]", "not a spec attribute"),
-        ("members = [\"[MustCallAlias] Widget(Stream s)\"]", "needs exactly one"),
-        ("members = [\"Widget([MustCallAlias] Stream s)\"]", "needs `[MustCallAlias]` on its"),
+        (
+            "members = [\"[Owing] void M(Stream s)\"]",
+            "not a spec attribute",
+        ),
+        (
+            "members = [\"[MustCallAlias] Widget(Stream s)\"]",
+            "needs exactly one",
+        ),
+        (
+            "members = [\"Widget([MustCallAlias] Stream s)\"]",
+            "needs `[MustCallAlias]` on its",
+        ),
         (
             "members = [\"[MustCallAlias] Widget([MustCallAlias] Stream s, [OwnsIf(false)] int leaveOpen)\"]",
             "for `bool` parameters",
         ),
-        ("members = [\"Widget(Stream s, [OwnsIf(false)] bool leaveOpen)\"]", "there is none"),
-        ("members = [\"[Owning] Stream Open()\"]", "write `[return: ...]`"),
-        ("must_call = [\"Close\"]\nmembers = [\"void Dispose()\"]", "`Close` is no member"),
-        ("bases = [\"IDisposable\", \"Stream\"]", "cannot be a base here"),
+        (
+            "members = [\"Widget(Stream s, [OwnsIf(false)] bool leaveOpen)\"]",
+            "there is none",
+        ),
+        (
+            "members = [\"[Owning] Stream Open()\"]",
+            "write `[return: ...]`",
+        ),
+        (
+            "must_call = [\"Close\"]\nmembers = [\"void Dispose()\"]",
+            "`Close` is no member",
+        ),
+        (
+            "bases = [\"IDisposable\", \"Stream\"]",
+            "cannot be a base here",
+        ),
+        (
+            "members = [\"static void Put([CollectionElement] Stream s)\"]",
+            "needs a receiver collection",
+        ),
+        (
+            "members = [\"[return: NotOwning] Widget()\"]",
+            "is not meaningful here",
+        ),
+        ("must_call = []", "for types that are disposable"),
     ];
     for (body, expected) in cases {
         let text = format!(
@@ -939,32 +1019,39 @@ fn the_checks_reject_broken_models() {
     assert!(clean.is_empty(), "{clean:#?}");
 }
 
+/// `external` names what the model leaves out, and only that.
+#[test]
+fn external_types_resolve_and_stale_entries_are_rejected() {
+    let file = |external: &str| {
+        format!(
+            "usings = [\"Other\", \"System\"]\nexternal = [{external}]\n\
+             [[type]]\nname = \"Test.Widget\"\nmembers = [\"Gadget Make()\"]\n\
+             [[type]]\nname = \"System.IDisposable\"\nkind = \"interface\"\nmust_call = [\"Dispose\"]\nmembers = [\"void Dispose()\"]\n"
+        )
+    };
+    let clean = check_one(&file("\"Other.Gadget\""));
+    assert!(clean.is_empty(), "{clean:#?}");
+    let stale = check_one(&file("\"Other.Gadget\", \"Other.Unused\""));
+    assert!(
+        stale
+            .iter()
+            .any(|p| p.contains("`Other.Unused` is named by no signature")),
+        "{stale:#?}"
+    );
+    let modelled = check_one(&file("\"Other.Gadget\", \"System.IDisposable\""));
+    assert!(
+        modelled
+            .iter()
+            .any(|p| p.contains("`System.IDisposable` is defined in the model")),
+        "{modelled:#?}"
+    );
+}
+
 fn check_one(text: &str) -> Vec<String> {
-    let file = library::parse(text).expect("test model parses");
-    let source = match file.to_csharp() {
-        Ok(s) => s,
-        Err(e) => return e.into_iter().map(|e| e.message).collect(),
-    };
-    let tree = parser().parse(&source.text, None).expect("a tree");
-    let mut keys = FxHashMap::default();
-    for (t, ty) in file.types.iter().enumerate() {
-        if let Ok(n) = ty.type_name() {
-            keys.insert(n.key(), (0, t));
-        }
+    let mut model = load_texts(&[("test.toml", text)]);
+    if model.problems.is_empty() {
+        model.check();
     }
-    let mut model = Model {
-        files: vec![Loaded {
-            name: "test.toml",
-            file,
-            source,
-            tree,
-            external: FxHashSet::default(),
-        }],
-        keys,
-        facts: FxHashMap::default(),
-        problems: Vec::new(),
-    };
-    model.check();
     model.problems
 }
 
@@ -1009,12 +1096,17 @@ fn the_readme_coverage_table_is_current() {
 fn the_annotations_source_declares_every_attribute() {
     let src = rlc_attributes::ANNOTATIONS_CS;
     let tree = parser().parse(src, None).expect("a tree");
-    assert!(!tree.root_node().has_error(), "RlcSharp.Annotations.cs has syntax errors");
+    assert!(
+        !tree.root_node().has_error(),
+        "RlcSharp.Annotations.cs has syntax errors"
+    );
     let mut declared = FxHashMap::default();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
         if node.kind() == "class_declaration" {
-            let name = node.child_by_field_name("name").map_or("", |n| text(n, src));
+            let name = node
+                .child_by_field_name("name")
+                .map_or("", |n| text(n, src));
             let usage = attributes(node, src)
                 .iter()
                 .any(|(_, _, a)| text(*a, src).starts_with("AttributeUsage"));
@@ -1025,14 +1117,24 @@ fn the_annotations_source_declares_every_attribute() {
     }
     for attr in SpecAttr::ALL {
         let user_facing = !attr.is_model_only()
-            && !matches!(attr, SpecAttr::MustDisposeResource | SpecAttr::HandlesResourceDisposal);
+            && !matches!(
+                attr,
+                SpecAttr::MustDisposeResource | SpecAttr::HandlesResourceDisposal
+            );
         if user_facing {
             let class = format!("{}Attribute", attr.name());
-            assert_eq!(declared.get(&class), Some(&true), "{class} with [AttributeUsage]");
+            assert_eq!(
+                declared.get(&class),
+                Some(&true),
+                "{class} with [AttributeUsage]"
+            );
         }
     }
     assert!(src.contains("namespace RlcSharp.Annotations"));
-    assert!(!src.contains("Conditional("), "the attributes must stay in metadata");
+    assert!(
+        !src.contains("Conditional("),
+        "the attributes must stay in metadata"
+    );
 }
 
 /// Compiles the annotations with Mono's C# compiler, as C# 7.2 with warnings

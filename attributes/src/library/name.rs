@@ -138,23 +138,89 @@ impl fmt::Display for TypeName {
 /// model names never need them).
 pub fn is_identifier(text: &str) -> bool {
     let mut chars = text.chars();
-    chars
-        .next()
-        .is_some_and(|c| c == '_' || c.is_alphabetic())
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
         && chars.all(|c| c == '_' || c.is_alphanumeric())
         && !KEYWORDS.contains(&text)
 }
 
 const KEYWORDS: [&str; 77] = [
-    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked",
-    "class", "const", "continue", "decimal", "default", "delegate", "do", "double", "else",
-    "enum", "event", "explicit", "extern", "false", "finally", "fixed", "float", "for",
-    "foreach", "goto", "if", "implicit", "in", "int", "interface", "internal", "is", "lock",
-    "long", "namespace", "new", "null", "object", "operator", "out", "override", "params",
-    "private", "protected", "public", "readonly", "ref", "return", "sbyte", "sealed", "short",
-    "sizeof", "stackalloc", "static", "string", "struct", "switch", "this", "throw", "true",
-    "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort", "using", "virtual",
-    "void", "volatile", "while",
+    "abstract",
+    "as",
+    "base",
+    "bool",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "checked",
+    "class",
+    "const",
+    "continue",
+    "decimal",
+    "default",
+    "delegate",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "event",
+    "explicit",
+    "extern",
+    "false",
+    "finally",
+    "fixed",
+    "float",
+    "for",
+    "foreach",
+    "goto",
+    "if",
+    "implicit",
+    "in",
+    "int",
+    "interface",
+    "internal",
+    "is",
+    "lock",
+    "long",
+    "namespace",
+    "new",
+    "null",
+    "object",
+    "operator",
+    "out",
+    "override",
+    "params",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "ref",
+    "return",
+    "sbyte",
+    "sealed",
+    "short",
+    "sizeof",
+    "stackalloc",
+    "static",
+    "string",
+    "struct",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "uint",
+    "ulong",
+    "unchecked",
+    "unsafe",
+    "ushort",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
 ];
 
 #[cfg(test)]
@@ -163,12 +229,16 @@ mod tests {
 
     #[test]
     fn parses_namespaces_generics_and_nesting() {
-        let n = TypeName::parse("System.Collections.Generic.Dictionary<TKey, TValue>+KeyCollection")
-            .unwrap();
+        let n =
+            TypeName::parse("System.Collections.Generic.Dictionary<TKey, TValue>+KeyCollection")
+                .unwrap();
         assert_eq!(n.namespace, "System.Collections.Generic");
         assert_eq!(n.simple_name(), "KeyCollection");
         assert_eq!(n.type_params().collect::<Vec<_>>(), ["TKey", "TValue"]);
-        assert_eq!(n.key(), "System.Collections.Generic.Dictionary`2+KeyCollection");
+        assert_eq!(
+            n.key(),
+            "System.Collections.Generic.Dictionary`2+KeyCollection"
+        );
         assert_eq!(
             n.to_string(),
             "System.Collections.Generic.Dictionary<TKey, TValue>+KeyCollection"

@@ -150,7 +150,10 @@ impl LibraryFile {
             if namespace.is_empty() {
                 emitter.ty(i);
             } else {
-                emitter.out.text.push_str(&format!("namespace {namespace}\n{{\n"));
+                emitter
+                    .out
+                    .text
+                    .push_str(&format!("namespace {namespace}\n{{\n"));
                 emitter.ty(i);
                 emitter.out.text.push_str("}\n");
             }
@@ -166,8 +169,7 @@ impl LibraryFile {
 impl LibraryType {
     /// The parsed [`Self::name`].
     pub fn type_name(&self) -> Result<TypeName, ModelError> {
-        TypeName::parse(self.name.get_ref())
-            .map_err(|e| self.error(format!("bad type name: {e}")))
+        TypeName::parse(self.name.get_ref()).map_err(|e| self.error(format!("bad type name: {e}")))
     }
 
     fn error(&self, message: String) -> ModelError {
@@ -256,8 +258,7 @@ impl Emitter<'_> {
                 .push(ty.error("a delegate cannot declare nested types".to_string()));
         }
         let at = after_attributes(member);
-        self.out
-            .copy(&member[..at], i, PieceOrigin::Member(0), 0);
+        self.out.copy(&member[..at], i, PieceOrigin::Member(0), 0);
         self.push("public delegate ");
         self.out
             .copy(&member[at..invoke_at], i, PieceOrigin::Member(0), at);
@@ -322,14 +323,17 @@ fn after_attributes(member: &str) -> usize {
 
 /// The offset of the `Invoke` identifier followed by `(`.
 fn find_invoke(member: &str) -> Option<usize> {
-    member.match_indices("Invoke").map(|(at, _)| at).find(|&at| {
-        let before_ok = member[..at]
-            .chars()
-            .next_back()
-            .is_none_or(|c| !(c == '_' || c.is_alphanumeric()));
-        let after = member[at + "Invoke".len()..].trim_start();
-        before_ok && after.starts_with('(')
-    })
+    member
+        .match_indices("Invoke")
+        .map(|(at, _)| at)
+        .find(|&at| {
+            let before_ok = member[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c == '_' || c.is_alphanumeric()));
+            let after = member[at + "Invoke".len()..].trim_start();
+            before_ok && after.starts_with('(')
+        })
 }
 
 #[cfg(test)]
@@ -397,7 +401,8 @@ members = ["[return: NotOwning] TResult Invoke(T arg)"]
 "#,
         );
         assert!(
-            s.text.contains("public enum FileMode\n{\nOpen,\nCreate,\n}"),
+            s.text
+                .contains("public enum FileMode\n{\nOpen,\nCreate,\n}"),
             "{}",
             s.text
         );

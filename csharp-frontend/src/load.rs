@@ -13,7 +13,6 @@ use rlc_core::{FileId, Span, ir};
 use rustc_hash::FxHashSet;
 
 use crate::hir::{FileSyntax, SkipReason, TextRange};
-use crate::index::library::{GeneratedLibrary, generate};
 use crate::index::{FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput};
 use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
@@ -97,20 +96,20 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
         notes.extend(n);
         let Some(g) = g else { continue };
         let id = FileId(files.len() as u32);
-        let syntax = parse_file(&g.csharp, &ParseOptions::default());
+        let syntax = parse_file(&g.csharp.text, &ParseOptions::default());
         for e in &syntax.syntax_errors {
             let toml_span = g.toml_span(e.range.start as usize);
             notes.push(LoadNote {
                 rule: "RLC9002",
-                path: PathBuf::from(&g.origin_name),
+                path: PathBuf::from(&g.name),
                 file: None,
                 range: toml_span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
                 message: format!("library model entry does not parse as C#: {}", e.message),
             });
         }
-        facts.extend(g.facts.iter().map(|(k, v)| (k.clone(), v.clone())));
+        facts.extend(g.facts());
         files.push(FileEntry {
-            source: SourceFile::new(id, PathBuf::from(&g.origin_name), g.csharp.as_str()),
+            source: SourceFile::new(id, PathBuf::from(&g.name), g.csharp.text.as_str()),
             syntax,
             origin: Origin::Library,
         });
@@ -200,33 +199,65 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
     }
 }
 
+/// A model file as C# with the type facts that are not C# syntax; problems as notes.
+struct GeneratedLibrary {
+    name: String,
+    csharp: rlc_attributes::library::CSharpSource,
+    file: rlc_attributes::library::LibraryFile,
+}
+
 fn generate_library(lib: &LibraryText) -> (Option<GeneratedLibrary>, Vec<LoadNote>) {
     let path = lib.path.clone().unwrap_or_else(|| PathBuf::from(&lib.name));
-    let parsed = match rlc_attributes::library::parse(&lib.text) {
-        Ok(p) => p,
-        Err(e) => {
-            let note = LoadNote {
-                rule: "RLC9002",
-                path,
-                file: None,
-                range: e.span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
-                message: format!("library model: {}", e.message),
-            };
-            return (None, vec![note]);
-        }
+    let note = |span: Option<std::ops::Range<usize>>, message: String| LoadNote {
+        rule: "RLC9002",
+        path: path.clone(),
+        file: None,
+        range: span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
+        message: format!("library model: {message}"),
     };
-    let (g, errors) = generate(&lib.name, &parsed);
-    let notes = errors
-        .into_iter()
-        .map(|(span, message)| LoadNote {
-            rule: "RLC9002",
-            path: path.clone(),
-            file: None,
-            range: Some(TextRange::new(span.start as u32, span.end as u32)),
-            message: format!("library model: {message}"),
+    let file = match rlc_attributes::library::parse(&lib.text) {
+        Ok(f) => f,
+        Err(e) => return (None, vec![note(e.span, e.message)]),
+    };
+    match file.to_csharp() {
+        Ok(csharp) => (
+            Some(GeneratedLibrary {
+                name: lib.name.clone(),
+                csharp,
+                file,
+            }),
+            Vec::new(),
+        ),
+        Err(errors) => (None, errors.into_iter().map(|e| note(e.span, e.message)).collect()),
+    }
+}
+
+impl GeneratedLibrary {
+    /// The TOML span a generated offset was copied from.
+    fn toml_span(&self, offset: usize) -> Option<std::ops::Range<usize>> {
+        use rlc_attributes::library::PieceOrigin;
+        let loc = self.csharp.locate_range(offset..offset + 1)?;
+        let ty = self.file.types.get(loc.ty)?;
+        let s = match loc.origin {
+            PieceOrigin::Base(i) => ty.bases.get(i)?.span(),
+            PieceOrigin::Member(i) => ty.members.get(i)?.span(),
+        };
+        Some(s)
+    }
+
+    /// Model facts per type, keyed like [`Index::metadata_key`].
+    fn facts(&self) -> impl Iterator<Item = (String, LibraryTypeFacts)> + '_ {
+        self.file.types.iter().filter_map(|t| {
+            let name = t.type_name().ok()?;
+            Some((
+                name.key(),
+                LibraryTypeFacts {
+                    must_call: t.must_call.clone(),
+                    also_disposes: t.also_disposes.clone(),
+                },
+            ))
         })
-        .collect();
-    (Some(g), notes)
+    }
 }
 
 fn read_and_parse(id: FileId, path: &PathBuf, defines: &[String]) -> Result<(SourceFile, FileSyntax), LoadNote> {

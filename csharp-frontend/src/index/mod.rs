@@ -6,7 +6,6 @@
 //! so bodies can be resolved in parallel.
 
 mod build;
-pub mod library;
 mod scope;
 mod specs;
 pub mod ty;
@@ -453,6 +452,27 @@ impl Index {
                 format!("({})", a.join(", "))
             }
             Ty::Pointer(t) => format!("{}*", self.display(t)),
+        }
+    }
+
+    /// The metadata-style name the library model keys types by:
+    /// ``System.Collections.Generic.List`1+Enumerator``.
+    pub fn metadata_key(&self, t: TypeId) -> String {
+        let mut segments = Vec::new();
+        let mut cur = Some(t);
+        while let Some(x) = cur {
+            let d = self.ty(x);
+            let outer = d.parent.map(|p| self.ty(p).arity()).unwrap_or(0);
+            let own = d.arity().saturating_sub(outer);
+            segments.push(if own == 0 { d.name.to_string() } else { format!("{}`{own}", d.name) });
+            cur = d.parent;
+        }
+        segments.reverse();
+        let ns = &self.ns(self.ty(t).ns).full_name;
+        if ns.is_empty() {
+            segments.join("+")
+        } else {
+            format!("{ns}.{}", segments.join("+"))
         }
     }
 

@@ -180,7 +180,7 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
         }
     }
     if data.origin == Origin::Library
-        && let Some(f) = facts.get(&super::library::facts_key_of(&data.full_name, data.arity()))
+        && let Some(f) = facts.get(&index.metadata_key(id))
     {
         if let Some(mc) = &f.must_call {
             must_call = Some((MustCall::of(mc.iter().cloned()), Provenance::Library));

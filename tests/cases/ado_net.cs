@@ -78,10 +78,12 @@ public static class Queries
         return total;
     }
 
-    // CASE: a transaction that is committed but not disposed.
-    public static void TransactionLeaked(SqlConnection connection)
+    // CASE: a transaction that is committed but not disposed: Commit completes it, and
+    // the library model counts Commit/Rollback as its release (a transaction holds no
+    // resource of its own once finished; the connection does).
+    public static void TransactionCommittedNotDisposed(SqlConnection connection)
     {
-        var transaction = connection.BeginTransaction(); // expect: RLC0001
+        var transaction = connection.BeginTransaction();
         using var command = new SqlCommand("UPDATE Stock SET Count = 0", connection, transaction);
         command.ExecuteNonQuery();
         transaction.Commit();

@@ -549,6 +549,16 @@ fn add_methods(index: &mut Index, id: MemberId) {
             })
             .collect();
         let all_mods = modifiers | p.extra_modifiers;
+        // `[MustCallAlias]` on an instance method with no parameter marked: the
+        // result is an alias of the receiver (`EnsureSuccessStatusCode()` returns `this`).
+        let mut this_must_call_alias = None;
+        if ret_must_call_alias.is_some()
+            && !params.iter().any(|p| p.must_call_alias.is_some())
+            && !all_mods.contains(Modifiers::STATIC)
+            && p.kind != MethodKind::Constructor
+        {
+            this_must_call_alias = ret_must_call_alias.take();
+        }
         let def = MethodDef {
             name: p.name,
             owner,
@@ -558,7 +568,7 @@ fn add_methods(index: &mut Index, id: MemberId) {
             ret_ownership,
             ret_must_call,
             ret_must_call_alias,
-            this_must_call_alias: None,
+            this_must_call_alias,
             calls,
             creates_must_call_for: creates,
             ownership_condition,

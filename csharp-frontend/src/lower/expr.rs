@@ -205,9 +205,7 @@ impl Lowerer<'_> {
                 for s in sizes.iter() {
                     self.sub(*s);
                 }
-                let ty = self.types.ty(e).clone();
-                let t = self.temp(&ty, range);
-                self.emit(IrStmt::Opaque { dst: t, owning: false }, range);
+                let t = self.fresh_collection(e);
                 for i in init.iter().flat_map(|v| v.iter()) {
                     let v = self.sub(*i);
                     self.emit(IrStmt::StoreElement { collection: t, src: v }, self.hir.expr_range(*i));
@@ -216,9 +214,7 @@ impl Lowerer<'_> {
             }
             Expr::Collection(items) => {
                 let items = items.clone();
-                let ty = self.types.ty(e).clone();
-                let t = self.temp(&ty, range);
-                self.emit(IrStmt::Opaque { dst: t, owning: false }, range);
+                let t = self.fresh_collection(e);
                 for it in items.iter() {
                     match it {
                         CollectionElem::Expr(x) => {
@@ -397,6 +393,16 @@ impl Lowerer<'_> {
                 }
                 self.opaque(e, false)
             }
+        }
+    }
+
+    /// A new array or collection expression: created here, like `new List<T>()`.
+    fn fresh_collection(&mut self, e: ExprId) -> VarId {
+        let ty = self.types.ty(e).clone();
+        let name = format!("new {}", self.index.display(&ty));
+        match self.emit_call(e, Callee::Unresolved(name), CallKind::New, None, Vec::new(), false) {
+            Operand::Var(v) => v,
+            other => self.operand_var(other, e),
         }
     }
 

@@ -215,11 +215,11 @@ public class DerivedDropsBaseCalls : StandardPattern
     }
 }
 
-// CASE: the override disposes its new field but does not declare it: the field is not
-// covered by any must-call method of the derived class.
+// CASE: the override disposes its new field but does not declare it in [Calls]: the
+// class check verifies Dispose(bool)'s body, which disposes it.
 public class DerivedFieldNotDeclared : StandardPattern
 {
-    [Owning] private readonly FileStream _extra; // expect: RLC0003
+    [Owning] private readonly FileStream _extra;
 
     public DerivedFieldNotDeclared(string path, string extra) : base(path)
     {

@@ -173,7 +173,18 @@ impl Lowerer<'_> {
                 self.call(e, callee, &args, false)
             }
             Expr::Await(inner) => {
-                let inner = *inner;
+                // `await t.ConfigureAwait(false)` awaits `t`: the awaited value is the
+                // task's result, whatever configures the awaiter.
+                let mut inner = *inner;
+                while let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index())
+                    && let Some(Expr::MemberAccess { receiver, name, .. }) = self.hir.exprs.get(callee.index())
+                    && name == "ConfigureAwait"
+                {
+                    for a in args.clone().iter() {
+                        self.sub(a.value);
+                    }
+                    inner = *receiver;
+                }
                 if let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index()) {
                     let (callee, args) = (*callee, args.clone());
                     return self.call_with_type(inner, callee, &args, true, Some(self.types.ty(e).clone()));

@@ -15,6 +15,13 @@ impl Resolver<'_> {
         match stmt {
             Stmt::Missing | Stmt::Empty | Stmt::Break | Stmt::Continue | Stmt::YieldBreak => {}
             Stmt::Block(items) => {
+                // Local functions are in scope in their whole block, also above
+                // their declaration.
+                for s in items.iter() {
+                    if let Some(Stmt::LocalFunction(f)) = self.body.stmts.get(s.index()) {
+                        self.declare_local_function(f);
+                    }
+                }
                 for s in items.iter() {
                     self.stmt(*s);
                 }
@@ -169,15 +176,7 @@ impl Resolver<'_> {
             }
             Stmt::LocalFunction(f) => {
                 let f = f.clone();
-                let ret = f.ret.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Ty::Unknown);
-                if let Some(b) = f.binding {
-                    self.set_binding(b, ret.clone());
-                }
-                for &p in f.params.iter() {
-                    let ty = self.body.binding(p).ty.clone();
-                    let t = ty.map(|t| self.resolve_type(&t)).unwrap_or(Ty::Unknown);
-                    self.set_binding(p, t);
-                }
+                let ret = self.declare_local_function(&f);
                 let ret = if f.is_async { self.unwrap_task(&ret).unwrap_or(ret) } else { ret };
                 self.returns.push(Some(ret.clone()).filter(|t| !t.is_unknown()));
                 match &f.body {
@@ -190,6 +189,20 @@ impl Resolver<'_> {
                 self.returns.pop();
             }
         }
+    }
+
+    /// Types a local function's name (its return type) and parameters.
+    fn declare_local_function(&mut self, f: &crate::hir::Function) -> Ty {
+        let ret = f.ret.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Ty::Unknown);
+        if let Some(b) = f.binding {
+            self.set_binding(b, ret.clone());
+        }
+        for &p in f.params.iter() {
+            let ty = self.body.binding(p).ty.clone();
+            let t = ty.map(|t| self.resolve_type(&t)).unwrap_or(Ty::Unknown);
+            self.set_binding(p, t);
+        }
+        ret
     }
 
     fn local_decls(&mut self, decls: &[LocalDecl]) {

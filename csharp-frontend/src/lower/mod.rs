@@ -189,6 +189,16 @@ impl<'a> Lowerer<'a> {
     }
 
     fn branch(&mut self, cond: ir::Cond, if_true: NodeId, if_false: NodeId) {
+        // Branches leave from a node of their own, so that a statement's effect
+        // and the test of its result stay separate steps.
+        if let Some(c) = self.cur
+            && !matches!(self.b.body().node(c).stmt, IrStmt::Nop)
+        {
+            let span = self.b.body().node(c).span;
+            let n = self.b.node(IrStmt::Nop, span);
+            self.b.goto(c, n);
+            self.cur = Some(n);
+        }
         if let Some(c) = self.cur {
             self.b.set_succ(c, Succ::Branch { cond, if_true, if_false });
         }

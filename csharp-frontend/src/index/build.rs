@@ -575,6 +575,7 @@ impl Builder<'_> {
             kind,
             name,
             type_params: m.type_params.iter().map(|p| p.name.clone()).collect(),
+            bounds: Vec::new(),
             ty: Ty::Unknown,
             params: Vec::new(),
             modifiers: m.modifiers,
@@ -605,8 +606,21 @@ impl Builder<'_> {
             .explicit_interface
             .as_ref()
             .map(|t| self.index.resolve_type_ref(&ctx, t, &mut self.stats));
-        // Method type parameter constraints are kept as bounds on the member's params.
+        let bounds: Vec<Vec<Ty>> = m
+            .type_params
+            .iter()
+            .map(|tp| {
+                m.constraints
+                    .iter()
+                    .filter(|c| c.param == tp.name)
+                    .flat_map(|c| c.bounds.iter())
+                    .map(|b| self.index.resolve_type_ref(&ctx, b, &mut self.stats))
+                    .filter(|t| !t.is_unknown())
+                    .collect()
+            })
+            .collect();
         let data = &mut self.index.members[id.index()];
+        data.bounds = bounds;
         data.ty = ty;
         data.params = params;
         data.explicit_interface = explicit_interface;
@@ -625,6 +639,7 @@ impl Builder<'_> {
                         kind: MemberKind::Property,
                         name: p.name.clone(),
                         type_params: Vec::new(),
+            bounds: Vec::new(),
                         ty: p.ty.clone(),
                         params: Vec::new(),
                         modifiers: Modifiers::PUBLIC,
@@ -651,6 +666,7 @@ impl Builder<'_> {
             kind: MemberKind::Constructor,
             name,
             type_params: Vec::new(),
+            bounds: Vec::new(),
             ty: Ty::Void,
             params: resolved,
             modifiers: Modifiers::PUBLIC,
@@ -699,6 +715,7 @@ impl Builder<'_> {
             kind: MemberKind::Constructor,
             name,
             type_params: Vec::new(),
+            bounds: Vec::new(),
             ty: Ty::Void,
             params: Vec::new(),
             modifiers: Modifiers::PUBLIC,

@@ -138,6 +138,8 @@ pub struct MemberData {
     pub kind: MemberKind,
     pub name: Name,
     pub type_params: Vec<Name>,
+    /// Constraint types per own type parameter.
+    pub bounds: Vec<Vec<Ty>>,
     /// Field/property/event type, method return type, conversion target.
     pub ty: Ty,
     pub params: Vec<ParamData>,

@@ -61,11 +61,14 @@ impl Index {
                 .unwrap_or_default(),
             Ty::Param {
                 owner: super::ParamOwner::Method(m),
-                ..
-            } => {
-                let _ = m;
-                ValueTy::default()
-            }
+                index,
+            } => self
+                .member(*m)
+                .bounds
+                .get(*index as usize)
+                .and_then(|b| b.iter().find_map(|b| self.value_ty(b).ty))
+                .map(ValueTy::of)
+                .unwrap_or_default(),
             _ => ValueTy::default(),
         }
     }

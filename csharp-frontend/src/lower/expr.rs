@@ -942,12 +942,21 @@ impl Lowerer<'_> {
             Some(Expr::Tuple(items)) => items.iter().map(|(_, x)| *x).collect(),
             Some(Expr::Declaration { bindings, .. }) => {
                 let bindings = bindings.clone();
+                let items = match self.types.ty(target) {
+                    crate::index::Ty::Tuple(items) => items.to_vec(),
+                    _ => Vec::new(),
+                };
                 for (i, b) in bindings.iter().enumerate() {
-                    if let Some(b) = b {
-                        let v = self.declare(*b);
-                        let src = self.element_source(sources, i);
-                        self.emit_element_value(v, src, range);
-                    }
+                    let src = self.element_source(sources, i);
+                    let v = match b {
+                        Some(b) => self.declare(*b),
+                        // A discarded element still arrives, and is lost right away.
+                        None => {
+                            let ty = items.get(i).cloned().unwrap_or(Ty::Unknown);
+                            self.temp(&ty, range)
+                        }
+                    };
+                    self.emit_element_value(v, src, range);
                 }
                 return;
             }

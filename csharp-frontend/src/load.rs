@@ -13,7 +13,9 @@ use rlc_core::{FileId, Span, ir};
 use rustc_hash::FxHashSet;
 
 use crate::hir::{FileSyntax, SkipReason, TextRange};
-use crate::index::{FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput};
+use crate::index::{
+    FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
+};
 use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
 use crate::source::{SourceFile, decode};
@@ -91,7 +93,8 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
     // Library model first: its files get the first ids.
     let mut files: Vec<FileEntry> = Vec::new();
     let mut facts = rustc_hash::FxHashMap::<String, LibraryTypeFacts>::default();
-    let generated: Vec<(Option<GeneratedLibrary>, Vec<LoadNote>)> = library.par_iter().map(generate_library).collect();
+    let generated: Vec<(Option<GeneratedLibrary>, Vec<LoadNote>)> =
+        library.par_iter().map(generate_library).collect();
     for (g, n) in generated {
         notes.extend(n);
         let Some(g) = g else { continue };
@@ -118,7 +121,11 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
     let jobs: Vec<(u32, &PathBuf, &[String])> = projects
         .iter()
         .enumerate()
-        .flat_map(|(p, spec)| spec.sources.iter().map(move |s| (p as u32, s, spec.defines.as_slice())))
+        .flat_map(|(p, spec)| {
+            spec.sources
+                .iter()
+                .map(move |s| (p as u32, s, spec.defines.as_slice()))
+        })
         .collect();
     let base = files.len() as u32;
     let parsed: Vec<Result<(SourceFile, FileSyntax, u32), LoadNote>> = jobs
@@ -228,7 +235,13 @@ fn generate_library(lib: &LibraryText) -> (Option<GeneratedLibrary>, Vec<LoadNot
             }),
             Vec::new(),
         ),
-        Err(errors) => (None, errors.into_iter().map(|e| note(e.span, e.message)).collect()),
+        Err(errors) => (
+            None,
+            errors
+                .into_iter()
+                .map(|e| note(e.span, e.message))
+                .collect(),
+        ),
     }
 }
 
@@ -260,7 +273,11 @@ impl GeneratedLibrary {
     }
 }
 
-fn read_and_parse(id: FileId, path: &PathBuf, defines: &[String]) -> Result<(SourceFile, FileSyntax), LoadNote> {
+fn read_and_parse(
+    id: FileId,
+    path: &PathBuf,
+    defines: &[String],
+) -> Result<(SourceFile, FileSyntax), LoadNote> {
     let note = |message: String| LoadNote {
         rule: "RLC9003",
         path: path.clone(),
@@ -272,8 +289,12 @@ fn read_and_parse(id: FileId, path: &PathBuf, defines: &[String]) -> Result<(Sou
     let text = decode(&bytes).map_err(|e| note(format!("skipped: {e}")))?;
     let opts = parse_options(defines);
     // A parser bug must not stop the run.
-    let syntax = catch_unwind(AssertUnwindSafe(|| parse_file(&text, &opts)))
-        .map_err(|p| note(format!("internal error while parsing ({}); the file is skipped", panic_message(&p))))?;
+    let syntax = catch_unwind(AssertUnwindSafe(|| parse_file(&text, &opts))).map_err(|p| {
+        note(format!(
+            "internal error while parsing ({}); the file is skipped",
+            panic_message(&p)
+        ))
+    })?;
     let text: Arc<str> = text.into();
     Ok((SourceFile::new(id, path.clone(), text), syntax))
 }
@@ -319,12 +340,15 @@ pub fn lower_all(index: &Index) -> Lowered {
             (t, r)
         })
         .collect();
-    let top: Vec<(FileId, Result<crate::lower::LoweredType, String>)> = (0..index.files.len() as u32)
+    let top: Vec<(FileId, Result<crate::lower::LoweredType, String>)> = (0..index.files.len()
+        as u32)
         .into_par_iter()
         .filter(|f| index.files[*f as usize].syntax.top_level.is_some())
         .map(|f| {
-            let r = catch_unwind(AssertUnwindSafe(|| crate::lower::lower_top_level(index, FileId(f))))
-                .map_err(|p| panic_message(&p));
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                crate::lower::lower_top_level(index, FileId(f))
+            }))
+            .map_err(|p| panic_message(&p));
             (FileId(f), r)
         })
         .collect();
@@ -354,7 +378,10 @@ pub fn lower_all(index: &Index) -> Lowered {
             Ok(lt) => absorb(lt, &mut out),
             Err(message) => out.internal_errors.push(InternalError {
                 span: None,
-                what: format!("top-level statements of {}", index.file(f).source.path.display()),
+                what: format!(
+                    "top-level statements of {}",
+                    index.file(f).source.path.display()
+                ),
                 message,
             }),
         }
@@ -380,12 +407,16 @@ pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
                 .global_usings
                 .iter()
                 .map(|g| match g {
-                    crate::project::GlobalUsing::Namespace(n) => GlobalUsingSpec::Namespace(n.clone()),
+                    crate::project::GlobalUsing::Namespace(n) => {
+                        GlobalUsingSpec::Namespace(n.clone())
+                    }
                     crate::project::GlobalUsing::Static(t) => GlobalUsingSpec::Static(t.clone()),
-                    crate::project::GlobalUsing::Alias { alias, target } => GlobalUsingSpec::Alias {
-                        alias: alias.clone(),
-                        target: target.clone(),
-                    },
+                    crate::project::GlobalUsing::Alias { alias, target } => {
+                        GlobalUsingSpec::Alias {
+                            alias: alias.clone(),
+                            target: target.clone(),
+                        }
+                    }
                 })
                 .collect(),
         })

@@ -43,7 +43,9 @@ impl std::fmt::Display for DecodeError {
                 f,
                 "not valid UTF-8 (first bad byte at offset {offset}) and no byte-order mark naming UTF-16; save it as UTF-8"
             ),
-            DecodeError::Binary => f.write_str("looks like a binary file (contains NUL bytes), not C# source"),
+            DecodeError::Binary => {
+                f.write_str("looks like a binary file (contains NUL bytes), not C# source")
+            }
         }
     }
 }
@@ -109,7 +111,10 @@ impl LineIndex {
 
     /// Byte offset where a 0-based line starts.
     pub fn line_start(&self, line: usize) -> u32 {
-        self.starts.get(line).copied().unwrap_or(*self.starts.last().unwrap_or(&0))
+        self.starts
+            .get(line)
+            .copied()
+            .unwrap_or(*self.starts.last().unwrap_or(&0))
     }
 
     /// 1-based line and character column of a byte offset in `text`.

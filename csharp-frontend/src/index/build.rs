@@ -9,12 +9,12 @@ use rustc_hash::FxHashMap;
 use super::scope::ScopeCtx;
 use super::ty::Ty;
 use super::{
-    FileEntry, GLOBAL_NS, Index, MemberData, MemberDecl, MemberId, NsData, NsId, Origin, ParamData, Resolved,
-    ResolvedUsings, TypeData, TypePart, TypeRefStats, WellKnownTypes,
+    FileEntry, GLOBAL_NS, Index, MemberData, MemberDecl, MemberId, NsData, NsId, Origin, ParamData,
+    Resolved, ResolvedUsings, TypeData, TypePart, TypeRefStats, WellKnownTypes,
 };
 use crate::hir::{
-    Member, MemberKind, Modifiers, Name, Param, ParamModifier, PathSegment, ScopeId, TypeDecl, TypeDeclId, TypeKind,
-    TypeRef, UsingKind,
+    Member, MemberKind, Modifiers, Name, Param, ParamModifier, PathSegment, ScopeId, TypeDecl,
+    TypeDeclId, TypeKind, TypeRef, UsingKind,
 };
 
 /// A project as the index needs it.
@@ -56,7 +56,10 @@ pub fn build(input: IndexInput) -> Index {
         library_facts,
     } = input;
     let mut index = Index {
-        usings: files.iter().map(|f| vec![ResolvedUsings::default(); f.syntax.scopes.len()]).collect(),
+        usings: files
+            .iter()
+            .map(|f| vec![ResolvedUsings::default(); f.syntax.scopes.len()])
+            .collect(),
         files,
         namespaces: vec![NsData {
             name: Name::default(),
@@ -185,7 +188,11 @@ impl Builder<'_> {
         let mut chain = Vec::new();
         let mut cur = Some(scope);
         while let Some(s) = cur {
-            let Some(data) = self.index.files[file.0 as usize].syntax.scopes.get(s.0 as usize) else {
+            let Some(data) = self.index.files[file.0 as usize]
+                .syntax
+                .scopes
+                .get(s.0 as usize)
+            else {
                 break;
             };
             chain.push(data.name.clone());
@@ -243,7 +250,10 @@ impl Builder<'_> {
         let mut type_params = parent_params;
         type_params.extend(decl.type_params.iter().map(|p| p.name.clone()));
         let key = (origin, container, decl.name.clone(), type_params.len());
-        let part = TypePart { file, decl: decl_id };
+        let part = TypePart {
+            file,
+            decl: decl_id,
+        };
         if let Some(&existing) = by_key.get(&key) {
             let t = &mut self.index.types[existing.index()];
             t.parts.push(part);
@@ -261,7 +271,9 @@ impl Builder<'_> {
                     format!("{nsname}.{}", decl.name)
                 }
             }
-            Container::Type(p) => format!("{}.{}", self.index.types[p.index()].full_name, decl.name),
+            Container::Type(p) => {
+                format!("{}.{}", self.index.types[p.index()].full_name, decl.name)
+            }
         };
         self.index.types.push(TypeData {
             name: decl.name.clone(),
@@ -337,7 +349,8 @@ impl Builder<'_> {
             // Parents precede children in the scope list.
             for s in 0..nscopes {
                 let scope = &self.index.files[f].syntax.scopes[s];
-                let directives: Vec<_> = scope.usings.iter().filter(|u| !u.global).cloned().collect();
+                let directives: Vec<_> =
+                    scope.usings.iter().filter(|u| !u.global).cloned().collect();
                 // A using directive is resolved in the scope that encloses its declaration.
                 let ctx_scope = scope.parent.unwrap_or(ScopeId(s as u32));
                 let ctx = ScopeCtx::new(file, ctx_scope, origin);
@@ -351,7 +364,13 @@ impl Builder<'_> {
         }
     }
 
-    fn add_using(&self, ctx: &ScopeCtx, into: &mut ResolvedUsings, kind: &UsingKind, stats: &mut TypeRefStats) {
+    fn add_using(
+        &self,
+        ctx: &ScopeCtx,
+        into: &mut ResolvedUsings,
+        kind: &UsingKind,
+        stats: &mut TypeRefStats,
+    ) {
         match kind {
             UsingKind::Namespace(path) => {
                 let segs: Vec<PathSegment> = path
@@ -375,8 +394,12 @@ impl Builder<'_> {
                     TypeRef::Path {
                         qualifier,
                         segments,
-                    } => self.index.resolve_path(ctx, qualifier.as_ref(), segments, stats),
-                    other => Some(Resolved::Type(self.index.resolve_type_ref(ctx, other, stats))),
+                    } => self
+                        .index
+                        .resolve_path(ctx, qualifier.as_ref(), segments, stats),
+                    other => Some(Resolved::Type(
+                        self.index.resolve_type_ref(ctx, other, stats),
+                    )),
                 };
                 if let Some(r) = resolved {
                     into.aliases.insert(alias.clone(), r);
@@ -400,19 +423,25 @@ impl Builder<'_> {
         let mut stats = TypeRefStats::default();
         match g {
             GlobalUsingSpec::Namespace(n) => {
-                if let Some(Resolved::Ns(ns)) = self.index.resolve_path(&ctx, None, &dotted(n), &mut stats) {
+                if let Some(Resolved::Ns(ns)) =
+                    self.index.resolve_path(&ctx, None, &dotted(n), &mut stats)
+                {
                     into.namespaces.push(ns);
                 }
             }
             GlobalUsingSpec::Static(t) => {
-                if let Some(Resolved::Type(ty)) = self.index.resolve_path(&ctx, None, &dotted(t), &mut stats)
+                if let Some(Resolved::Type(ty)) =
+                    self.index.resolve_path(&ctx, None, &dotted(t), &mut stats)
                     && let Some(def) = ty.def()
                 {
                     into.statics.push(def);
                 }
             }
             GlobalUsingSpec::Alias { alias, target } => {
-                if let Some(r) = self.index.resolve_path(&ctx, None, &dotted(target), &mut stats) {
+                if let Some(r) = self
+                    .index
+                    .resolve_path(&ctx, None, &dotted(target), &mut stats)
+                {
                     into.aliases.insert(alias.as_str().into(), r);
                 }
             }
@@ -448,7 +477,10 @@ impl Builder<'_> {
                 .map(|p| self.index.types[p.index()].type_params.len())
                 .unwrap_or(0);
             for part in parts {
-                let decl: TypeDecl = self.index.files[part.file.0 as usize].syntax.ty(part.decl).clone();
+                let decl: TypeDecl = self.index.files[part.file.0 as usize]
+                    .syntax
+                    .ty(part.decl)
+                    .clone();
                 let mut ctx = self.type_ctx(id, part);
                 ctx.search_bases = false;
                 for (i, b) in decl.bases.iter().enumerate() {
@@ -463,7 +495,11 @@ impl Builder<'_> {
                         })
                         .unwrap_or(false);
                     // Only the first entry of a class's base list can be its base class.
-                    if i == 0 && is_class && matches!(kind, TypeKind::Class | TypeKind::Record) && base.is_none() {
+                    if i == 0
+                        && is_class
+                        && matches!(kind, TypeKind::Class | TypeKind::Record)
+                        && base.is_none()
+                    {
                         base = Some(ty);
                     } else if !ty.is_unknown() && !interfaces.contains(&ty) {
                         interfaces.push(ty);
@@ -489,7 +525,9 @@ impl Builder<'_> {
             }
             if base.is_none() {
                 base = match kind {
-                    TypeKind::Class | TypeKind::Record => wk.object.filter(|&o| o != id).map(Ty::named),
+                    TypeKind::Class | TypeKind::Record => {
+                        wk.object.filter(|&o| o != id).map(Ty::named)
+                    }
                     TypeKind::Struct | TypeKind::RecordStruct => wk.value_type.map(Ty::named),
                     TypeKind::Enum => wk.enum_.map(Ty::named),
                     TypeKind::Delegate => wk.delegate.map(Ty::named),
@@ -508,7 +546,10 @@ impl Builder<'_> {
             let id = TypeId(t as u32);
             let parts = self.index.types[t].parts.clone();
             for part in parts {
-                let decl: TypeDecl = self.index.files[part.file.0 as usize].syntax.ty(part.decl).clone();
+                let decl: TypeDecl = self.index.files[part.file.0 as usize]
+                    .syntax
+                    .ty(part.decl)
+                    .clone();
                 let ctx = self.type_ctx(id, part);
                 if let Some(params) = &decl.primary_ctor {
                     self.add_primary_ctor(id, part, &ctx, &decl, params);
@@ -564,7 +605,14 @@ impl Builder<'_> {
         id
     }
 
-    fn add_member(&mut self, owner: TypeId, part: TypePart, type_ctx: &ScopeCtx, m: &Member, index: u32) {
+    fn add_member(
+        &mut self,
+        owner: TypeId,
+        part: TypePart,
+        type_ctx: &ScopeCtx,
+        m: &Member,
+        index: u32,
+    ) {
         let kind = m.kind;
         let name = match kind {
             MemberKind::Constructor => self.index.types[owner.index()].name.clone(),
@@ -584,7 +632,10 @@ impl Builder<'_> {
                 ty_decl: part.decl,
                 index: Some(index),
             }),
-            is_extension: m.params.first().is_some_and(|p| p.modifier == ParamModifier::This),
+            is_extension: m
+                .params
+                .first()
+                .is_some_and(|p| p.modifier == ParamModifier::This),
             explicit_interface: None,
             method: None,
             getter: None,
@@ -597,7 +648,10 @@ impl Builder<'_> {
         }
         let ty = match (kind, &m.ty) {
             (MemberKind::EnumMember, _) => Ty::named(owner),
-            (MemberKind::Constructor | MemberKind::StaticConstructor | MemberKind::Finalizer, _) => Ty::Void,
+            (
+                MemberKind::Constructor | MemberKind::StaticConstructor | MemberKind::Finalizer,
+                _,
+            ) => Ty::Void,
             (_, Some(t)) => self.index.resolve_type_ref(&ctx, t, &mut self.stats),
             (_, None) => Ty::Unknown,
         };
@@ -626,7 +680,14 @@ impl Builder<'_> {
         data.explicit_interface = explicit_interface;
     }
 
-    fn add_primary_ctor(&mut self, owner: TypeId, part: TypePart, ctx: &ScopeCtx, decl: &TypeDecl, params: &[Param]) {
+    fn add_primary_ctor(
+        &mut self,
+        owner: TypeId,
+        part: TypePart,
+        ctx: &ScopeCtx,
+        decl: &TypeDecl,
+        params: &[Param],
+    ) {
         let resolved = self.resolve_params(ctx, params);
         let is_record = matches!(decl.kind, TypeKind::Record | TypeKind::RecordStruct);
         if is_record {
@@ -639,7 +700,7 @@ impl Builder<'_> {
                         kind: MemberKind::Property,
                         name: p.name.clone(),
                         type_params: Vec::new(),
-            bounds: Vec::new(),
+                        bounds: Vec::new(),
                         ty: p.ty.clone(),
                         params: Vec::new(),
                         modifiers: Modifiers::PUBLIC,
@@ -658,8 +719,10 @@ impl Builder<'_> {
                 }
             }
         }
-        self.index.types[owner.index()].primary_params =
-            resolved.iter().map(|p| (p.name.clone(), p.ty.clone())).collect();
+        self.index.types[owner.index()].primary_params = resolved
+            .iter()
+            .map(|p| (p.name.clone(), p.ty.clone()))
+            .collect();
         let name = self.index.types[owner.index()].name.clone();
         self.push_member(MemberData {
             owner,
@@ -691,10 +754,11 @@ impl Builder<'_> {
             data.kind,
             TypeKind::Class | TypeKind::Struct | TypeKind::Record | TypeKind::RecordStruct
         ) && !data.is_static();
-        let has_instance_ctor = data
-            .ctors
-            .iter()
-            .any(|c| !self.index.members[c.index()].modifiers.contains(Modifiers::STATIC));
+        let has_instance_ctor = data.ctors.iter().any(|c| {
+            !self.index.members[c.index()]
+                .modifiers
+                .contains(Modifiers::STATIC)
+        });
         // Structs always have the parameterless one.
         let is_struct = matches!(data.kind, TypeKind::Struct | TypeKind::RecordStruct);
         if !instantiable || (has_instance_ctor && !is_struct) {

@@ -16,7 +16,8 @@ use rustc_hash::FxHashMap;
 use smol_str::SmolStr;
 
 use crate::hir::{
-    ConstValue, FileSyntax, MemberKind, Modifiers, Name, ParamModifier, ScopeId, TypeDeclId, TypeKind,
+    ConstValue, FileSyntax, MemberKind, Modifiers, Name, ParamModifier, ScopeId, TypeDeclId,
+    TypeKind,
 };
 use crate::source::SourceFile;
 
@@ -158,7 +159,8 @@ pub struct MemberData {
 
 impl MemberData {
     pub fn is_static(&self) -> bool {
-        self.modifiers.intersects(Modifiers::STATIC | Modifiers::CONST)
+        self.modifiers
+            .intersects(Modifiers::STATIC | Modifiers::CONST)
             || self.kind == MemberKind::EnumMember
     }
     pub fn is_method_like(&self) -> bool {
@@ -358,7 +360,10 @@ impl Index {
         let mut i = 0;
         while i < out.len() && out.len() < 256 {
             for s in self.supertypes(&out[i]) {
-                if !out.iter().any(|o| o.def() == s.def() && o.args() == s.args()) {
+                if !out
+                    .iter()
+                    .any(|o| o.def() == s.def() && o.args() == s.args())
+                {
                     out.push(s);
                 }
             }
@@ -400,7 +405,9 @@ impl Index {
     /// The instantiation of generic definition `target` among the ancestors of `ty`
     /// (`IEnumerable<T>` of a `List<int>` is `IEnumerable<int>`).
     pub fn find_ancestor(&self, ty: &Ty, target: TypeId) -> Option<Ty> {
-        self.ancestors(ty).into_iter().find(|t| t.def() == Some(target))
+        self.ancestors(ty)
+            .into_iter()
+            .find(|t| t.def() == Some(target))
     }
 
     /// A readable name of a type (`List<int>`, `Stream`, `string[]`).
@@ -447,7 +454,11 @@ impl Index {
                 ParamOwner::Local => "?".into(),
             },
             Ty::Array { elem, rank } => {
-                format!("{}[{}]", self.display(elem), ",".repeat(rank.saturating_sub(1) as usize))
+                format!(
+                    "{}[{}]",
+                    self.display(elem),
+                    ",".repeat(rank.saturating_sub(1) as usize)
+                )
             }
             Ty::Tuple(items) => {
                 let a: Vec<String> = items.iter().map(|a| self.display(a)).collect();
@@ -466,7 +477,11 @@ impl Index {
             let d = self.ty(x);
             let outer = d.parent.map(|p| self.ty(p).arity()).unwrap_or(0);
             let own = d.arity().saturating_sub(outer);
-            segments.push(if own == 0 { d.name.to_string() } else { format!("{}`{own}", d.name) });
+            segments.push(if own == 0 {
+                d.name.to_string()
+            } else {
+                format!("{}`{own}", d.name)
+            });
             cur = d.parent;
         }
         segments.reverse();

@@ -147,7 +147,12 @@ impl Index {
         Some(cur)
     }
 
-    fn resolve_args(&self, ctx: &ScopeCtx, seg: &PathSegment, stats: &mut TypeRefStats) -> Box<[Ty]> {
+    fn resolve_args(
+        &self,
+        ctx: &ScopeCtx,
+        seg: &PathSegment,
+        stats: &mut TypeRefStats,
+    ) -> Box<[Ty]> {
         seg.args
             .iter()
             .map(|a| self.resolve_type_ref(ctx, a, stats))
@@ -155,13 +160,23 @@ impl Index {
     }
 
     /// A type or namespace named `seg` directly in namespace `ns`.
-    fn member_of_ns(&self, ctx: &ScopeCtx, ns: NsId, seg: &PathSegment, stats: &mut TypeRefStats) -> Option<Resolved> {
+    fn member_of_ns(
+        &self,
+        ctx: &ScopeCtx,
+        ns: NsId,
+        seg: &PathSegment,
+        stats: &mut TypeRefStats,
+    ) -> Option<Resolved> {
         if let Some(t) = self.type_in_ns(ctx.origin, ns, &seg.name, seg.args.len()) {
             let args = self.resolve_args(ctx, seg, stats);
             return Some(Resolved::Type(Ty::Named { def: t, args }));
         }
         if seg.args.is_empty() {
-            return self.ns(ns).children.get(&seg.name).map(|&n| Resolved::Ns(n));
+            return self
+                .ns(ns)
+                .children
+                .get(&seg.name)
+                .map(|&n| Resolved::Ns(n));
         }
         None
     }
@@ -186,7 +201,13 @@ impl Index {
     }
 
     /// A nested type of `owner` (or of its bases) named like `seg`.
-    fn nested_of(&self, ctx: &ScopeCtx, owner: &Ty, seg: &PathSegment, stats: &mut TypeRefStats) -> Option<Resolved> {
+    fn nested_of(
+        &self,
+        ctx: &ScopeCtx,
+        owner: &Ty,
+        seg: &PathSegment,
+        stats: &mut TypeRefStats,
+    ) -> Option<Resolved> {
         let def = owner.def()?;
         let found = self.nested_type(def, &seg.name, seg.args.len(), ctx.search_bases)?;
         // A nested type of a generic type gets the outer type's arguments first.
@@ -202,7 +223,13 @@ impl Index {
     /// A nested type named `name` declared in `owner` (or inherited from its bases).
     /// Nested types of generic types carry the outer type's parameters first, so the
     /// arity to match is the outer arity plus the written one.
-    pub fn nested_type(&self, owner: TypeId, name: &str, written_arity: usize, search_bases: bool) -> Option<TypeId> {
+    pub fn nested_type(
+        &self,
+        owner: TypeId,
+        name: &str,
+        written_arity: usize,
+        search_bases: bool,
+    ) -> Option<TypeId> {
         let mut cur = Some(owner);
         let mut guard = 0;
         while let Some(t) = cur {
@@ -305,7 +332,12 @@ impl Index {
 
     /// Looks up the first segment of a name: type parameters, enclosing types and
     /// their nested types, then namespaces outward with their usings.
-    fn lookup_first(&self, ctx: &ScopeCtx, seg: &PathSegment, stats: &mut TypeRefStats) -> Option<Resolved> {
+    fn lookup_first(
+        &self,
+        ctx: &ScopeCtx,
+        seg: &PathSegment,
+        stats: &mut TypeRefStats,
+    ) -> Option<Resolved> {
         let name = seg.name.as_str();
         let arity = seg.args.len();
         if arity == 0 {
@@ -342,7 +374,9 @@ impl Index {
             }
             if let Some(n) = self.nested_type(t, name, arity, ctx.search_bases) {
                 let self_ty = self.ty(t).self_ty(t);
-                return self.nested_of(ctx, &self_ty, seg, stats).or(Some(Resolved::Type(Ty::named(n))));
+                return self
+                    .nested_of(ctx, &self_ty, seg, stats)
+                    .or(Some(Resolved::Type(Ty::named(n))));
             }
             enclosing = d.parent;
             guard += 1;

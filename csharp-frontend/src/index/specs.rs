@@ -4,8 +4,9 @@
 use rlc_attributes::vocabulary::SpecAttr;
 use rlc_core::Span;
 use rlc_core::program::{
-    CallsSpec, Const, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall, Origin as CoreOrigin,
-    OwnershipCondition, Ownership, ParamDef, ParamMode, Provenance, Target, TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
+    CallsSpec, Const, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall,
+    Origin as CoreOrigin, Ownership, OwnershipCondition, ParamDef, ParamMode, Provenance, Target,
+    TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
 };
 use rustc_hash::FxHashMap;
 
@@ -13,7 +14,8 @@ use super::build::LibraryTypeFacts;
 use super::ty::Ty;
 use super::{Index, MemberData, MemberId, Origin};
 use crate::hir::{
-    AccessorKind, AttrValue, Attribute, ConstValue, Member, MemberKind, Modifiers, ParamModifier, TypeKind,
+    AccessorKind, AttrValue, Attribute, ConstValue, Member, MemberKind, Modifiers, ParamModifier,
+    TypeKind,
 };
 
 pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, LibraryTypeFacts>) {
@@ -77,7 +79,9 @@ impl Index {
     pub fn element_type(&self, ty: &Ty) -> Option<Ty> {
         match ty {
             Ty::Array { elem, .. } => Some((**elem).clone()),
-            Ty::Named { def, .. } if Some(*def) == self.well_known.string => self.well_known.char.map(Ty::named),
+            Ty::Named { def, .. } if Some(*def) == self.well_known.string => {
+                self.well_known.char.map(Ty::named)
+            }
             Ty::Named { .. } => {
                 let target = self.well_known.ienumerable_t?;
                 let found = self.find_ancestor(ty, target)?;
@@ -101,7 +105,11 @@ impl Index {
     /// The declaration of a member, if it has one in source.
     pub fn member_syntax(&self, id: MemberId) -> Option<&Member> {
         let decl = self.member(id).decl?;
-        let ty = self.file(decl.file).syntax.types.get(decl.ty_decl.0 as usize)?;
+        let ty = self
+            .file(decl.file)
+            .syntax
+            .types
+            .get(decl.ty_decl.0 as usize)?;
         ty.members.get(decl.index? as usize)
     }
 }
@@ -213,9 +221,13 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
         also_disposes,
         fields: Vec::new(),
         methods: Vec::new(),
-        is_abstract: data.modifiers.contains(Modifiers::ABSTRACT) || data.kind == TypeKind::Interface,
+        is_abstract: data.modifiers.contains(Modifiers::ABSTRACT)
+            || data.kind == TypeKind::Interface,
         is_sealed: data.modifiers.contains(Modifiers::SEALED)
-            || matches!(data.kind, TypeKind::Struct | TypeKind::RecordStruct | TypeKind::Enum),
+            || matches!(
+                data.kind,
+                TypeKind::Struct | TypeKind::RecordStruct | TypeKind::Enum
+            ),
         is_static: data.modifiers.contains(Modifiers::STATIC),
         has_finalizer,
         span: decl_spans.first().copied(),
@@ -223,7 +235,12 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
     }
 }
 
-fn ownership_of(index: &Index, origin: Origin, file: rlc_core::FileId, attrs: &[Attribute]) -> Ownership {
+fn ownership_of(
+    index: &Index,
+    origin: Origin,
+    file: rlc_core::FileId,
+    attrs: &[Attribute],
+) -> Ownership {
     let mut own = Ownership::Default;
     for (kind, attr) in spec_attrs(attrs) {
         let prov = index.provenance(origin, file, attr);
@@ -255,7 +272,8 @@ fn member_span(index: &Index, m: &MemberData, syntax: Option<&Member>) -> Option
 fn add_fields(index: &mut Index, id: MemberId) {
     let m = index.member(id);
     let syntax = index.member_syntax(id);
-    let is_field = matches!(m.kind, MemberKind::Field | MemberKind::Event) && syntax.is_some_and(|s| s.accessors.is_empty());
+    let is_field = matches!(m.kind, MemberKind::Field | MemberKind::Event)
+        && syntax.is_some_and(|s| s.accessors.is_empty());
     let is_auto = m.kind == MemberKind::Property && syntax.is_some_and(|s| s.is_auto_property());
     if !(is_field || is_auto) {
         return;
@@ -267,7 +285,8 @@ fn add_fields(index: &mut Index, id: MemberId) {
         // `{ get; }` and `{ get; init; }` cannot be reassigned after construction.
         syntax.is_some_and(|s| !s.accessors.iter().any(|a| a.kind == AccessorKind::Set))
     } else {
-        m.modifiers.intersects(Modifiers::READONLY | Modifiers::CONST)
+        m.modifiers
+            .intersects(Modifiers::READONLY | Modifiers::CONST)
     };
     let def = FieldDef {
         name: m.name.to_string(),
@@ -284,7 +303,12 @@ fn add_fields(index: &mut Index, id: MemberId) {
 }
 
 /// Resolves a `[Calls]`/`[CreatesMustCallFor]` target string in a method of `owner`.
-fn parse_target(index: &Index, owner: TypeId, params: &[super::ParamData], text: &str) -> Option<Target> {
+fn parse_target(
+    index: &Index,
+    owner: TypeId,
+    params: &[super::ParamData],
+    text: &str,
+) -> Option<Target> {
     let t = text.trim();
     if t == "this" {
         return Some(Target::This);
@@ -388,12 +412,16 @@ fn add_methods(index: &mut Index, id: MemberId) {
                 attrs,
                 return_attrs,
                 property: None,
-                has_body: s.is_some_and(|s| s.body.is_some()) || m.decl.is_some_and(|d| d.index.is_none()),
+                has_body: s.is_some_and(|s| s.body.is_some())
+                    || m.decl.is_some_and(|d| d.index.is_none()),
                 extra_modifiers: Modifiers::empty(),
             },
             0,
         ));
-    } else if matches!(m.kind, MemberKind::Property | MemberKind::Indexer | MemberKind::Event) {
+    } else if matches!(
+        m.kind,
+        MemberKind::Property | MemberKind::Indexer | MemberKind::Event
+    ) {
         let accessors: &[crate::hir::Accessor] = s.map(|s| s.accessors.as_slice()).unwrap_or(&[]);
         let expression_bodied = s.is_some_and(|s| s.body.is_some());
         // Synthesized record properties and expression-bodied properties have a getter.
@@ -415,10 +443,16 @@ fn add_methods(index: &mut Index, id: MemberId) {
                     ret: m.ty.clone(),
                     // Ownership on the property applies to what its getter returns.
                     attrs: getter_attrs,
-                    return_attrs: if getter_attrs.is_empty() { attrs } else { getter_attrs },
+                    return_attrs: if getter_attrs.is_empty() {
+                        attrs
+                    } else {
+                        getter_attrs
+                    },
                     property: Some(m.name.to_string()),
                     has_body: expression_bodied
-                        || accessors.iter().any(|a| a.kind == AccessorKind::Get && a.body.is_some()),
+                        || accessors
+                            .iter()
+                            .any(|a| a.kind == AccessorKind::Get && a.body.is_some()),
                     extra_modifiers: Modifiers::empty(),
                 },
                 1,
@@ -472,7 +506,10 @@ fn add_methods(index: &mut Index, id: MemberId) {
         let mut creates = Vec::new();
         for (kind, attr) in spec_attrs(p.return_attrs) {
             if kind == SpecAttr::MustCall {
-                ret_must_call = Some((MustCall::of(string_args(attr)), index.provenance(origin, file, attr)));
+                ret_must_call = Some((
+                    MustCall::of(string_args(attr)),
+                    index.provenance(origin, file, attr),
+                ));
             }
         }
         for (kind, attr) in spec_attrs(p.attrs) {
@@ -522,7 +559,9 @@ fn add_methods(index: &mut Index, id: MemberId) {
                 let mut collection_element = false;
                 for (kind, attr) in spec_attrs(pattrs) {
                     match kind {
-                        SpecAttr::MustCallAlias => must_call_alias = Some(index.provenance(origin, file, attr)),
+                        SpecAttr::MustCallAlias => {
+                            must_call_alias = Some(index.provenance(origin, file, attr))
+                        }
                         SpecAttr::CollectionElement => collection_element = true,
                         SpecAttr::OwnsIf => {
                             ownership_condition = Some(OwnershipCondition {
@@ -579,7 +618,9 @@ fn add_methods(index: &mut Index, id: MemberId) {
             property: p.property,
             is_static: all_mods.contains(Modifiers::STATIC),
             is_abstract: all_mods.contains(Modifiers::ABSTRACT) || (interface && !p.has_body),
-            is_virtual: all_mods.intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE) || interface,
+            is_virtual: all_mods
+                .intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE)
+                || interface,
             is_async: all_mods.contains(Modifiers::ASYNC),
             is_public: interface || all_mods.contains(Modifiers::PUBLIC),
             has_body: p.has_body,
@@ -634,21 +675,28 @@ fn link_overrides(index: &mut Index) {
                         if b.kind != m.kind || b.params.len() != m.params.len() || b.is_static() {
                             continue;
                         }
-                        let same = b
-                            .params
-                            .iter()
-                            .zip(&m.params)
-                            .all(|(x, y)| x.ty.subst(&subst) == y.ty || x.ty.is_unknown() || y.ty.is_unknown());
+                        let same = b.params.iter().zip(&m.params).all(|(x, y)| {
+                            x.ty.subst(&subst) == y.ty || x.ty.is_unknown() || y.ty.is_unknown()
+                        });
                         if !same {
                             continue;
                         }
-                        for (a, b) in [(m.method, b.method), (m.getter, b.getter), (m.setter, b.setter)] {
+                        for (a, b) in [
+                            (m.method, b.method),
+                            (m.getter, b.getter),
+                            (m.setter, b.setter),
+                        ] {
                             if let (Some(a), Some(b)) = (a, b) {
                                 links.push((a, b));
                             }
                         }
                     }
-                    if overriding && !is_interface && links.last().is_some_and(|l| Some(l.0) == m.method.or(m.getter)) {
+                    if overriding
+                        && !is_interface
+                        && links
+                            .last()
+                            .is_some_and(|l| Some(l.0) == m.method.or(m.getter))
+                    {
                         // The nearest base declaration is the overridden one.
                         break;
                     }

@@ -22,10 +22,19 @@ pub enum Ty {
     Null,
     Dynamic,
     /// A class, struct, interface, enum or delegate with its type arguments.
-    Named { def: TypeId, args: Box<[Ty]> },
+    Named {
+        def: TypeId,
+        args: Box<[Ty]>,
+    },
     /// A type parameter.
-    Param { owner: ParamOwner, index: u32 },
-    Array { elem: Box<Ty>, rank: u8 },
+    Param {
+        owner: ParamOwner,
+        index: u32,
+    },
+    Array {
+        elem: Box<Ty>,
+        rank: u8,
+    },
     Tuple(Box<[Ty]>),
     Pointer(Box<Ty>),
     /// A lambda or method group whose delegate type is not known yet.

@@ -49,7 +49,12 @@ impl Lowerer<'_> {
                 lhs,
                 rhs,
             }) => {
-                let is_null = |x: ExprId| matches!(self.hir.exprs.get(x.index()), Some(Expr::Literal(Literal::Null)));
+                let is_null = |x: ExprId| {
+                    matches!(
+                        self.hir.exprs.get(x.index()),
+                        Some(Expr::Literal(Literal::Null))
+                    )
+                };
                 let tested = if is_null(rhs) {
                     Some(lhs)
                 } else if is_null(lhs) {
@@ -111,11 +116,23 @@ impl Lowerer<'_> {
             Pat::Var(bindings) => {
                 if let [Some(b)] = bindings.as_ref() {
                     let x = self.declare(*b);
-                    self.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                    self.emit(
+                        IrStmt::Copy {
+                            dst: x,
+                            src: Operand::Var(v),
+                        },
+                        range,
+                    );
                 } else {
                     for b in bindings.iter().flatten() {
                         let x = self.declare(*b);
-                        self.emit(IrStmt::Opaque { dst: x, owning: false }, range);
+                        self.emit(
+                            IrStmt::Opaque {
+                                dst: x,
+                                owning: false,
+                            },
+                            range,
+                        );
                     }
                 }
                 self.jump_to(matched);
@@ -128,7 +145,13 @@ impl Lowerer<'_> {
                     l.cur = Some(bind);
                     if let Some(b) = binding {
                         let x = l.declare(b);
-                        l.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                        l.emit(
+                            IrStmt::Copy {
+                                dst: x,
+                                src: Operand::Var(v),
+                            },
+                            range,
+                        );
                     }
                     l.jump_to(matched);
                 });
@@ -137,7 +160,10 @@ impl Lowerer<'_> {
                 self.not_null_then(v, failed, range, |l| l.type_test(p, v, matched, failed));
             }
             Pat::Constant(e) => {
-                if matches!(self.hir.exprs.get(e.index()), Some(Expr::Literal(Literal::Null))) {
+                if matches!(
+                    self.hir.exprs.get(e.index()),
+                    Some(Expr::Literal(Literal::Null))
+                ) {
                     self.branch(Cond::IsNull(v), matched, failed);
                 } else {
                     self.value_of(e);
@@ -184,14 +210,26 @@ impl Lowerer<'_> {
                     }
                     for sp in positional.iter().flat_map(|s| s.iter()) {
                         let t = l.temp(&Ty::Unknown, range);
-                        l.emit(IrStmt::Opaque { dst: t, owning: false }, range);
+                        l.emit(
+                            IrStmt::Opaque {
+                                dst: t,
+                                owning: false,
+                            },
+                            range,
+                        );
                         let next = l.new_label(range);
                         l.pattern(sp.pat, t, next, failed);
                         l.cur = Some(next);
                     }
                     if let Some(b) = binding {
                         let x = l.declare(b);
-                        l.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                        l.emit(
+                            IrStmt::Copy {
+                                dst: x,
+                                src: Operand::Var(v),
+                            },
+                            range,
+                        );
                     }
                     l.jump_to(matched);
                 });
@@ -203,14 +241,26 @@ impl Lowerer<'_> {
                     l.cur = Some(shape);
                     for it in items.iter() {
                         let t = l.temp(&Ty::Unknown, range);
-                        l.emit(IrStmt::Element { dst: t, collection: v }, range);
+                        l.emit(
+                            IrStmt::Element {
+                                dst: t,
+                                collection: v,
+                            },
+                            range,
+                        );
                         let next = l.new_label(range);
                         l.pattern(*it, t, next, failed);
                         l.cur = Some(next);
                     }
                     if let Some(b) = binding {
                         let x = l.declare(b);
-                        l.emit(IrStmt::Copy { dst: x, src: Operand::Var(v) }, range);
+                        l.emit(
+                            IrStmt::Copy {
+                                dst: x,
+                                src: Operand::Var(v),
+                            },
+                            range,
+                        );
                     }
                     l.jump_to(matched);
                 });
@@ -221,7 +271,13 @@ impl Lowerer<'_> {
     }
 
     /// Branches to `failed` when `v` is null, else continues with `then`.
-    fn not_null_then(&mut self, v: VarId, failed: NodeId, range: crate::hir::TextRange, then: impl FnOnce(&mut Self)) {
+    fn not_null_then(
+        &mut self,
+        v: VarId,
+        failed: NodeId,
+        range: crate::hir::TextRange,
+        then: impl FnOnce(&mut Self),
+    ) {
         let go = self.new_label(range);
         self.branch(Cond::IsNull(v), failed, go);
         self.cur = Some(go);
@@ -243,7 +299,12 @@ impl Lowerer<'_> {
     }
 
     /// Reads `v.A.B` for an extended property pattern.
-    fn read_path(&mut self, v: VarId, path: &[crate::hir::Name], range: crate::hir::TextRange) -> VarId {
+    fn read_path(
+        &mut self,
+        v: VarId,
+        path: &[crate::hir::Name],
+        range: crate::hir::TextRange,
+    ) -> VarId {
         let mut cur = v;
         for name in path {
             let t = self.temp(&Ty::Unknown, range);

@@ -1,13 +1,16 @@
 //! Expressions: each call, `new`, field and property access becomes its own
 //! statement with a temporary for the value.
 
-use rlc_core::ir::{self, Arg as IrArg, BodyKind, CallKind, Callee, Cond, FieldRef, Operand, Stmt as IrStmt, VarId, VarKind};
+use rlc_core::ir::{
+    self, Arg as IrArg, BodyKind, CallKind, Callee, Cond, FieldRef, Operand, Stmt as IrStmt, VarId,
+    VarKind,
+};
 use rlc_core::program::{Const, ParamMode, ValueTy};
 
 use super::Lowerer;
 use crate::hir::{
-    Arg, ArgModifier, AssignOp, BinaryOp, CollectionElem, Expr, ExprId, Function, InitElem, InitValue, LambdaBody,
-    Literal, MemberKind, TextRange, UnaryOp,
+    Arg, ArgModifier, AssignOp, BinaryOp, CollectionElem, Expr, ExprId, Function, InitElem,
+    InitValue, LambdaBody, Literal, MemberKind, TextRange, UnaryOp,
 };
 use crate::index::{MemberId, Ty};
 use crate::resolve::ExprTarget;
@@ -46,10 +49,14 @@ impl Lowerer<'_> {
         for _ in 0..256 {
             match self.hir.exprs.get(cur.index()) {
                 Some(Expr::MemberAccess {
-                    receiver, conditional, ..
+                    receiver,
+                    conditional,
+                    ..
                 })
                 | Some(Expr::ElementAccess {
-                    receiver, conditional, ..
+                    receiver,
+                    conditional,
+                    ..
                 }) => {
                     if *conditional {
                         return true;
@@ -74,7 +81,13 @@ impl Lowerer<'_> {
         let value = self.rvalue(e);
         self.chain = None;
         if self.cur.is_some() {
-            self.emit(IrStmt::Copy { dst: result, src: value }, range);
+            self.emit(
+                IrStmt::Copy {
+                    dst: result,
+                    src: value,
+                },
+                range,
+            );
         }
         self.jump_to(join);
         self.cur = Some(on_null);
@@ -134,9 +147,13 @@ impl Lowerer<'_> {
                 Some(v) => Operand::Var(v),
                 None => Operand::Const(Const::Other),
             },
-            Expr::Name { .. } | Expr::AliasQualified { .. } | Expr::PredefinedType(_) => self.member_read(e, None, false),
+            Expr::Name { .. } | Expr::AliasQualified { .. } | Expr::PredefinedType(_) => {
+                self.member_read(e, None, false)
+            }
             Expr::MemberAccess {
-                receiver, conditional, ..
+                receiver,
+                conditional,
+                ..
             } => {
                 let (receiver, conditional) = (*receiver, *conditional);
                 self.member_read(e, Some(receiver), conditional)
@@ -154,7 +171,14 @@ impl Lowerer<'_> {
                 }
                 let ty = self.types.ty(e).clone();
                 match self.indexer_getter(e) {
-                    Some(getter) => self.emit_call(e, Callee::Method(getter), CallKind::Ordinary, Some(coll), Vec::new(), false),
+                    Some(getter) => self.emit_call(
+                        e,
+                        Callee::Method(getter),
+                        CallKind::Ordinary,
+                        Some(coll),
+                        Vec::new(),
+                        false,
+                    ),
                     None => {
                         let t = self.temp(&ty, range);
                         self.emit(
@@ -177,7 +201,8 @@ impl Lowerer<'_> {
                 // task's result, whatever configures the awaiter.
                 let mut inner = *inner;
                 while let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index())
-                    && let Some(Expr::MemberAccess { receiver, name, .. }) = self.hir.exprs.get(callee.index())
+                    && let Some(Expr::MemberAccess { receiver, name, .. }) =
+                        self.hir.exprs.get(callee.index())
                     && name == "ConfigureAwait"
                 {
                     for a in args.clone().iter() {
@@ -187,12 +212,24 @@ impl Lowerer<'_> {
                 }
                 if let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index()) {
                     let (callee, args) = (*callee, args.clone());
-                    return self.call_with_type(inner, callee, &args, true, Some(self.types.ty(e).clone()));
+                    return self.call_with_type(
+                        inner,
+                        callee,
+                        &args,
+                        true,
+                        Some(self.types.ty(e).clone()),
+                    );
                 }
                 self.rvalue(inner);
                 let ty = self.types.ty(e).clone();
                 let t = self.temp(&ty, range);
-                self.emit(IrStmt::Opaque { dst: t, owning: true }, range);
+                self.emit(
+                    IrStmt::Opaque {
+                        dst: t,
+                        owning: true,
+                    },
+                    range,
+                );
                 Operand::Var(t)
             }
             Expr::New { ty: _, args, init } => {
@@ -219,7 +256,13 @@ impl Lowerer<'_> {
                 let t = self.fresh_collection(e);
                 for i in init.iter().flat_map(|v| v.iter()) {
                     let v = self.sub(*i);
-                    self.emit(IrStmt::StoreElement { collection: t, src: v }, self.hir.expr_range(*i));
+                    self.emit(
+                        IrStmt::StoreElement {
+                            collection: t,
+                            src: v,
+                        },
+                        self.hir.expr_range(*i),
+                    );
                 }
                 Operand::Var(t)
             }
@@ -230,7 +273,13 @@ impl Lowerer<'_> {
                     match it {
                         CollectionElem::Expr(x) => {
                             let v = self.sub(*x);
-                            self.emit(IrStmt::StoreElement { collection: t, src: v }, self.hir.expr_range(*x));
+                            self.emit(
+                                IrStmt::StoreElement {
+                                    collection: t,
+                                    src: v,
+                                },
+                                self.hir.expr_range(*x),
+                            );
                         }
                         CollectionElem::Spread(x) => {
                             self.sub(*x);
@@ -262,7 +311,9 @@ impl Lowerer<'_> {
                 let (op, lhs, rhs) = (*op, *lhs, *rhs);
                 match op {
                     BinaryOp::Coalesce => self.coalesce(e, lhs, rhs),
-                    BinaryOp::And | BinaryOp::Or | BinaryOp::Eq | BinaryOp::NotEq => self.bool_value(e),
+                    BinaryOp::And | BinaryOp::Or | BinaryOp::Eq | BinaryOp::NotEq => {
+                        self.bool_value(e)
+                    }
                     _ => {
                         self.sub(lhs);
                         self.sub(rhs);
@@ -295,7 +346,13 @@ impl Lowerer<'_> {
                     self.cur = Some(label);
                     let v = self.expr_value(branch);
                     if self.cur.is_some() {
-                        self.emit(IrStmt::Copy { dst: result, src: v }, self.hir.expr_range(branch));
+                        self.emit(
+                            IrStmt::Copy {
+                                dst: result,
+                                src: v,
+                            },
+                            self.hir.expr_range(branch),
+                        );
                     }
                     self.jump_to(join);
                 }
@@ -303,7 +360,10 @@ impl Lowerer<'_> {
                 self.cur = Some(join);
                 Operand::Var(result)
             }
-            Expr::Cast { expr, .. } | Expr::As { expr, .. } | Expr::Checked(expr) | Expr::Ref(expr) => {
+            Expr::Cast { expr, .. }
+            | Expr::As { expr, .. }
+            | Expr::Checked(expr)
+            | Expr::Ref(expr) => {
                 let inner = *expr;
                 self.rvalue(inner)
             }
@@ -326,7 +386,13 @@ impl Lowerer<'_> {
                     }
                     let val = self.expr_value(arm.value);
                     if self.cur.is_some() {
-                        self.emit(IrStmt::Copy { dst: result, src: val }, self.hir.expr_range(arm.value));
+                        self.emit(
+                            IrStmt::Copy {
+                                dst: result,
+                                src: val,
+                            },
+                            self.hir.expr_range(arm.value),
+                        );
                     }
                     self.jump_to(join);
                     self.cur = Some(next);
@@ -411,7 +477,14 @@ impl Lowerer<'_> {
     fn fresh_collection(&mut self, e: ExprId) -> VarId {
         let ty = self.types.ty(e).clone();
         let name = format!("new {}", self.index.display(&ty));
-        match self.emit_call(e, Callee::Unresolved(name), CallKind::New, None, Vec::new(), false) {
+        match self.emit_call(
+            e,
+            Callee::Unresolved(name),
+            CallKind::New,
+            None,
+            Vec::new(),
+            false,
+        ) {
             Operand::Var(v) => v,
             other => self.operand_var(other, e),
         }
@@ -490,7 +563,14 @@ impl Lowerer<'_> {
                     return Operand::Var(t);
                 }
                 if let Some(getter) = data.getter {
-                    return self.emit_call(e, Callee::Method(getter), CallKind::Ordinary, base, Vec::new(), false);
+                    return self.emit_call(
+                        e,
+                        Callee::Method(getter),
+                        CallKind::Ordinary,
+                        base,
+                        Vec::new(),
+                        false,
+                    );
                 }
                 if data.kind == MemberKind::EnumMember || data.kind == MemberKind::Constant {
                     return Operand::Const(Const::Other);
@@ -534,7 +614,9 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let name = match self.hir.exprs.get(e.index()) {
-                    Some(Expr::Name { name, .. }) | Some(Expr::MemberAccess { name, .. }) => name.to_string(),
+                    Some(Expr::Name { name, .. }) | Some(Expr::MemberAccess { name, .. }) => {
+                        name.to_string()
+                    }
                     _ => return Operand::Const(Const::Other),
                 };
                 if matches!(ty, Ty::Unknown) && base.is_none() {
@@ -581,7 +663,14 @@ impl Lowerer<'_> {
     }
 
     /// A call; with `awaited`, `await` is folded in and `result_ty` is the awaited type.
-    fn call_with_type(&mut self, e: ExprId, callee: ExprId, args: &[Arg], awaited: bool, result_ty: Option<Ty>) -> Operand {
+    fn call_with_type(
+        &mut self,
+        e: ExprId,
+        callee: ExprId,
+        args: &[Arg],
+        awaited: bool,
+        result_ty: Option<Ty>,
+    ) -> Operand {
         let target = self.types.target(e).cloned();
         let binding = self.types.calls.get(&e).cloned();
         let callee_expr = self.hir.exprs.get(callee.index()).cloned();
@@ -627,7 +716,15 @@ impl Lowerer<'_> {
                     Some(mid) => Callee::Method(mid),
                     None => Callee::Unresolved(name),
                 };
-                let out = self.emit_call_typed(e, callee, CallKind::Ordinary, receiver, ir_args, awaited, result_ty);
+                let out = self.emit_call_typed(
+                    e,
+                    callee,
+                    CallKind::Ordinary,
+                    receiver,
+                    ir_args,
+                    awaited,
+                    result_ty,
+                );
                 out
             }
             Some(ExprTarget::DelegateInvoke) => {
@@ -643,7 +740,15 @@ impl Lowerer<'_> {
                     Some(v) => Callee::Delegate(v),
                     None => Callee::Unresolved(name),
                 };
-                self.emit_call_typed(e, callee, CallKind::Ordinary, None, ir_args, awaited, result_ty)
+                self.emit_call_typed(
+                    e,
+                    callee,
+                    CallKind::Ordinary,
+                    None,
+                    ir_args,
+                    awaited,
+                    result_ty,
+                )
             }
             _ => {
                 let receiver = match receiver_expr {
@@ -657,20 +762,39 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let ir_args = self.args(e, args, None, false);
-                self.emit_call_typed(e, Callee::Unresolved(name), CallKind::Ordinary, receiver, ir_args, awaited, result_ty)
+                self.emit_call_typed(
+                    e,
+                    Callee::Unresolved(name),
+                    CallKind::Ordinary,
+                    receiver,
+                    ir_args,
+                    awaited,
+                    result_ty,
+                )
             }
         }
     }
 
     /// Lowers the arguments of a call to `member` in evaluation order.
-    fn args(&mut self, call: ExprId, args: &[Arg], member: Option<MemberId>, extension: bool) -> Vec<IrArg> {
+    fn args(
+        &mut self,
+        call: ExprId,
+        args: &[Arg],
+        member: Option<MemberId>,
+        extension: bool,
+    ) -> Vec<IrArg> {
         let _ = extension;
         let mapping = self.types.calls.get(&call).map(|b| b.arg_params.clone());
         self.args_mapped(args, member, mapping)
     }
 
     /// Lowers arguments given how they bind to `member`'s parameters.
-    pub(super) fn args_mapped(&mut self, args: &[Arg], member: Option<MemberId>, mapping: Option<Vec<Option<u32>>>) -> Vec<IrArg> {
+    pub(super) fn args_mapped(
+        &mut self,
+        args: &[Arg],
+        member: Option<MemberId>,
+        mapping: Option<Vec<Option<u32>>>,
+    ) -> Vec<IrArg> {
         let params = member.map(|m| &self.index.member(m).params);
         let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
@@ -680,7 +804,9 @@ impl Lowerer<'_> {
                 ArgModifier::Out => ParamMode::Out,
                 ArgModifier::Ref => ParamMode::Ref,
                 ArgModifier::In => ParamMode::In,
-                ArgModifier::None => match param.and_then(|p| params.and_then(|ps| ps.get(p as usize))) {
+                ArgModifier::None => match param
+                    .and_then(|p| params.and_then(|ps| ps.get(p as usize)))
+                {
                     Some(p) if p.modifier == crate::hir::ParamModifier::Params => ParamMode::Params,
                     _ => ParamMode::Value,
                 },
@@ -690,7 +816,15 @@ impl Lowerer<'_> {
         out
     }
 
-    fn emit_call(&mut self, e: ExprId, callee: Callee, kind: CallKind, receiver: Option<VarId>, args: Vec<IrArg>, awaited: bool) -> Operand {
+    fn emit_call(
+        &mut self,
+        e: ExprId,
+        callee: Callee,
+        kind: CallKind,
+        receiver: Option<VarId>,
+        args: Vec<IrArg>,
+        awaited: bool,
+    ) -> Operand {
         self.emit_call_typed(e, callee, kind, receiver, args, awaited, None)
     }
 
@@ -708,7 +842,11 @@ impl Lowerer<'_> {
         let range = self.hir.expr_range(e);
         let ty = result_ty.unwrap_or_else(|| self.types.ty(e).clone());
         let dst = (!matches!(ty, Ty::Void)).then(|| self.temp(&ty, range));
-        let new_type = if kind == CallKind::New { ty.def() } else { None };
+        let new_type = if kind == CallKind::New {
+            ty.def()
+        } else {
+            None
+        };
         let call = ir::Call {
             dst,
             callee,
@@ -730,7 +868,11 @@ impl Lowerer<'_> {
     fn assign(&mut self, e: ExprId, op: AssignOp, lhs: ExprId, rhs: ExprId) -> Operand {
         let range = self.hir.expr_range(e);
         let lhs_expr = self.hir.exprs.get(lhs.index()).cloned();
-        if matches!(lhs_expr, Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. })) && op == AssignOp::Assign {
+        if matches!(
+            lhs_expr,
+            Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. })
+        ) && op == AssignOp::Assign
+        {
             let value = self.sub(rhs);
             self.deconstruct_from(lhs, rhs, value);
             return Operand::Const(Const::Other);
@@ -782,7 +924,11 @@ impl Lowerer<'_> {
                 match self.types.member_target(lhs).and_then(|m| {
                     let d = self.index.member(m);
                     let owner_ty = self.index.ty(d.owner).self_ty(d.owner);
-                    self.index.element_type(&owner_ty).is_none().then_some(d.setter).flatten()
+                    self.index
+                        .element_type(&owner_ty)
+                        .is_none()
+                        .then_some(d.setter)
+                        .flatten()
                 }) {
                     Some(setter) => {
                         let n = self.index.program.method(setter).params.len() as u32;
@@ -803,7 +949,13 @@ impl Lowerer<'_> {
                         self.emit_throwing(IrStmt::Call(Box::new(call)), range);
                     }
                     None => {
-                        self.emit(IrStmt::StoreElement { collection: coll, src: value }, range);
+                        self.emit(
+                            IrStmt::StoreElement {
+                                collection: coll,
+                                src: value,
+                            },
+                            range,
+                        );
                     }
                 }
             }
@@ -847,7 +999,13 @@ impl Lowerer<'_> {
     }
 
     /// Stores into a field (or auto-property) or calls a property's setter.
-    fn store_member(&mut self, m: MemberId, receiver: Option<ExprId>, value: Operand, range: TextRange) {
+    fn store_member(
+        &mut self,
+        m: MemberId,
+        receiver: Option<ExprId>,
+        value: Operand,
+        range: TextRange,
+    ) {
         let data = self.index.member(m);
         let base = if data.is_static() {
             None
@@ -917,7 +1075,13 @@ impl Lowerer<'_> {
         self.cur = Some(use_right);
         let right = self.sub(rhs);
         if self.cur.is_some() {
-            self.emit(IrStmt::Copy { dst: result, src: right }, range);
+            self.emit(
+                IrStmt::Copy {
+                    dst: result,
+                    src: right,
+                },
+                range,
+            );
         }
         self.place(join);
         Operand::Var(result)
@@ -992,7 +1156,11 @@ impl Lowerer<'_> {
     fn initializer(&mut self, target: VarId, ty: &Ty, init: &[InitElem], range: TextRange) {
         for el in init {
             match el {
-                InitElem::Member { name, value, range: r } => {
+                InitElem::Member {
+                    name,
+                    value,
+                    range: r,
+                } => {
                     let member = self.find_value_member(ty, name);
                     match value {
                         InitValue::Expr(x) => {
@@ -1012,14 +1180,18 @@ impl Lowerer<'_> {
                             }
                         }
                         InitValue::Nested(inner) => {
-                            let mty = member.map(|m| self.index.member(m).ty.clone()).unwrap_or(Ty::Unknown);
+                            let mty = member
+                                .map(|m| self.index.member(m).ty.clone())
+                                .unwrap_or(Ty::Unknown);
                             let t = self.temp(&mty, *r);
                             let field = member.and_then(|m| self.index.member(m).field);
                             self.emit(
                                 IrStmt::Load {
                                     dst: t,
                                     base: Some(target),
-                                    field: field.map(FieldRef::Known).unwrap_or_else(|| FieldRef::Unknown(name.to_string())),
+                                    field: field
+                                        .map(FieldRef::Known)
+                                        .unwrap_or_else(|| FieldRef::Unknown(name.to_string())),
                                 },
                                 *r,
                             );
@@ -1034,11 +1206,23 @@ impl Lowerer<'_> {
                     match value {
                         InitValue::Expr(x) => {
                             let v = self.sub(*x);
-                            self.emit(IrStmt::StoreElement { collection: target, src: v }, range);
+                            self.emit(
+                                IrStmt::StoreElement {
+                                    collection: target,
+                                    src: v,
+                                },
+                                range,
+                            );
                         }
                         InitValue::Nested(inner) => {
                             let t = self.temp(&Ty::Unknown, range);
-                            self.emit(IrStmt::Element { dst: t, collection: target }, range);
+                            self.emit(
+                                IrStmt::Element {
+                                    dst: t,
+                                    collection: target,
+                                },
+                                range,
+                            );
                             self.initializer(t, &Ty::Unknown, inner, range);
                         }
                     }
@@ -1069,7 +1253,10 @@ impl Lowerer<'_> {
                         ty: ValueTy::default(),
                         new_type: None,
                     };
-                    let r = items.first().map(|x| self.hir.expr_range(*x)).unwrap_or(range);
+                    let r = items
+                        .first()
+                        .map(|x| self.hir.expr_range(*x))
+                        .unwrap_or(range);
                     self.emit_throwing(IrStmt::Call(Box::new(call)), r);
                 }
             }
@@ -1123,11 +1310,20 @@ impl Lowerer<'_> {
     fn find_method(&self, ty: &Ty, name: &str, arity: usize) -> Option<MemberId> {
         self.index.ancestors(ty).into_iter().find_map(|a| {
             let def = a.def()?;
-            self.index.ty(def).members.get(name)?.iter().copied().find(|m| {
-                let d = self.index.member(*m);
-                let (min, max) = d.arg_range();
-                d.is_method_like() && !d.is_extension && min <= arity && max.is_none_or(|x| arity <= x)
-            })
+            self.index
+                .ty(def)
+                .members
+                .get(name)?
+                .iter()
+                .copied()
+                .find(|m| {
+                    let d = self.index.member(*m);
+                    let (min, max) = d.arg_range();
+                    d.is_method_like()
+                        && !d.is_extension
+                        && min <= arity
+                        && max.is_none_or(|x| arity <= x)
+                })
         })
     }
 
@@ -1139,15 +1335,23 @@ impl Lowerer<'_> {
             Some(n) => format!("{}.{}", self.b.body().name, n),
             None => format!("{}.<lambda#{}>", self.b.body().name, self.out.len()),
         };
-        let (index, file, hir, hir_id, types) = (self.index, self.file, self.hir, self.hir_id, self.types);
+        let (index, file, hir, hir_id, types) =
+            (self.index, self.file, self.hir, self.hir_id, self.types);
         let this_ty = self.this_var.map(|v| self.b.body().var(v).ty.clone());
         let captured = {
-            let mut inner = Lowerer::new(index, file, hir, hir_id, types, name, kind, f.range, self.out);
+            let mut inner = Lowerer::new(
+                index, file, hir, hir_id, types, name, kind, f.range, self.out,
+            );
             for (i, &p) in f.params.iter().enumerate() {
                 inner.own.insert(p);
                 let data = hir.binding(p);
                 let ty = types.binding_ty(p).clone();
-                let v = inner.new_var(data.name.to_string(), VarKind::Param(i as u32), &ty, data.range);
+                let v = inner.new_var(
+                    data.name.to_string(),
+                    VarKind::Param(i as u32),
+                    &ty,
+                    data.range,
+                );
                 inner.vars.insert(p, v);
             }
             inner.this_var = this_ty.map(|ty| {
@@ -1189,7 +1393,9 @@ impl Lowerer<'_> {
 fn query_exprs(c: &crate::hir::QueryClause) -> Vec<ExprId> {
     use crate::hir::QueryClause::*;
     match c {
-        From { source, keys, .. } => std::iter::once(*source).chain(keys.iter().copied()).collect(),
+        From { source, keys, .. } => std::iter::once(*source)
+            .chain(keys.iter().copied())
+            .collect(),
         Let { value, .. } => vec![*value],
         Filter(xs) => xs.to_vec(),
         Select { value, key, .. } => std::iter::once(*value).chain(*key).collect(),

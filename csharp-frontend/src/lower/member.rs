@@ -7,7 +7,9 @@ use rlc_core::program::{MethodId, TypeId};
 use rlc_core::{FileId, Span};
 
 use super::Lowerer;
-use crate::hir::{AccessorKind, BodyId, BodyRoot, CtorInitKind, MemberKind, ScopeId, SkipReason, TextRange};
+use crate::hir::{
+    AccessorKind, BodyId, BodyRoot, CtorInitKind, MemberKind, ScopeId, SkipReason, TextRange,
+};
 use crate::index::{Index, MemberId, Origin};
 use crate::resolve::{BodyOwner, BodyTypes, ResolveStats, resolve_body};
 
@@ -72,7 +74,10 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
         let md = index.member(m);
         if let (Some(syntax), Some(decl)) = (index.member_syntax(m), md.decl)
             && let Some(body) = syntax.initializer
-            && matches!(md.kind, MemberKind::Field | MemberKind::Property | MemberKind::Event)
+            && matches!(
+                md.kind,
+                MemberKind::Field | MemberKind::Property | MemberKind::Event
+            )
         {
             let scope = index.file(decl.file).syntax.ty(decl.ty_decl).scope;
             let init = Init {
@@ -110,9 +115,15 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
             range: syntax.map(|s| s.range).unwrap_or(type_decl.name_range),
         };
         match md.kind {
-            MemberKind::Method | MemberKind::Operator | MemberKind::Conversion | MemberKind::Finalizer => {
+            MemberKind::Method
+            | MemberKind::Operator
+            | MemberKind::Conversion
+            | MemberKind::Finalizer => {
                 if let Some(body) = syntax.and_then(|s| s.body) {
-                    ctx.lower(FnSpec { body: Some(body), ..base });
+                    ctx.lower(FnSpec {
+                        body: Some(body),
+                        ..base
+                    });
                 }
             }
             MemberKind::StaticConstructor => {
@@ -182,7 +193,11 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
         }
     }
     if !has_static_ctor && let Some(first) = static_inits.first() {
-        let range = index.file(first.file).syntax.ty(data.parts[0].decl).name_range;
+        let range = index
+            .file(first.file)
+            .syntax
+            .ty(data.parts[0].decl)
+            .name_range;
         ctx.lower(FnSpec {
             file: first.file,
             body: None,
@@ -228,7 +243,13 @@ pub fn lower_top_level(index: &Index, file: FileId) -> LoweredType {
 }
 
 impl Ctx<'_> {
-    fn owner(&self, file: FileId, scope: ScopeId, member: Option<MemberId>, is_setter: bool) -> BodyOwner {
+    fn owner(
+        &self,
+        file: FileId,
+        scope: ScopeId,
+        member: Option<MemberId>,
+        is_setter: bool,
+    ) -> BodyOwner {
         BodyOwner {
             file,
             ty: self.ty,
@@ -251,16 +272,24 @@ impl Ctx<'_> {
         if let Some(h) = hir
             && let Some(reason) = h.skip
         {
-            self.out.skipped.push((Span::new(spec.file, h.range.start, h.range.end), reason));
+            self.out
+                .skipped
+                .push((Span::new(spec.file, h.range.start, h.range.end), reason));
             return;
         }
         let types = match spec.body {
-            Some(b) => resolve_body(index, self.owner(spec.file, spec.scope, spec.member, spec.is_setter), b),
+            Some(b) => resolve_body(
+                index,
+                self.owner(spec.file, spec.scope, spec.member, spec.is_setter),
+                b,
+            ),
             None => BodyTypes::default(),
         };
         self.out.stats.merge(&types.stats);
         // Initializers run only when the constructor does not chain to `this(..)`.
-        let chains_to_this = hir.and_then(|h| h.ctor_init.as_ref()).is_some_and(|c| c.kind == CtorInitKind::This);
+        let chains_to_this = hir
+            .and_then(|h| h.ctor_init.as_ref())
+            .is_some_and(|c| c.kind == CtorInitKind::This);
         let mut inits = Vec::new();
         if !chains_to_this {
             for init in spec.inits {
@@ -270,7 +299,11 @@ impl Ctx<'_> {
                 if h.skip.is_some() {
                     continue;
                 }
-                let t = resolve_body(index, self.owner(init.file, init.scope, Some(init.member), false), init.body);
+                let t = resolve_body(
+                    index,
+                    self.owner(init.file, init.scope, Some(init.member), false),
+                    init.body,
+                );
                 self.out.stats.merge(&t.stats);
                 inits.push((*init, h, t));
             }
@@ -294,10 +327,17 @@ impl Ctx<'_> {
                 l.own.insert(b);
                 let data = hir_body.binding(b);
                 let ty = types.binding_ty(b).clone();
-                let v = l.new_var(data.name.to_string(), VarKind::Param(i as u32), &ty, data.range);
+                let v = l.new_var(
+                    data.name.to_string(),
+                    VarKind::Param(i as u32),
+                    &ty,
+                    data.range,
+                );
                 l.vars.insert(b, v);
             }
-            if !spec.is_static && let Some(t) = self.ty {
+            if !spec.is_static
+                && let Some(t) = self.ty
+            {
                 let ty = index.ty(t).self_ty(t);
                 let vt = index.value_ty(&ty);
                 let span = l.b.body().span;
@@ -370,7 +410,13 @@ impl Ctx<'_> {
 impl<'a> Lowerer<'a> {
     /// Runs a field or auto-property initializer: `this.f = value` (or the static
     /// field), lowering its expression in the initializer body's own context.
-    fn initializer_store(&mut self, init: Init, hir: &'a crate::hir::Body, types: &'a BodyTypes, is_static: bool) {
+    fn initializer_store(
+        &mut self,
+        init: Init,
+        hir: &'a crate::hir::Body,
+        types: &'a BodyTypes,
+        is_static: bool,
+    ) {
         let Some(BodyRoot::Expr(root)) = hir.root.clone() else {
             return;
         };
@@ -385,7 +431,14 @@ impl<'a> Lowerer<'a> {
             Some(f) => FieldRef::Known(f),
             None => FieldRef::Unknown(md.name.to_string()),
         };
-        self.emit(IrStmt::Store { base, field, src: value }, range);
+        self.emit(
+            IrStmt::Store {
+                base,
+                field,
+                src: value,
+            },
+            range,
+        );
         self.end_temps(range);
         (self.hir, self.types, self.file, self.hir_id) = saved;
         self.vars = saved_vars;

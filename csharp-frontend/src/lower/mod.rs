@@ -9,7 +9,9 @@ mod expr;
 mod member;
 mod stmt;
 
-use rlc_core::ir::{self, BodyBuilder, BodyKind, Callee, ExcEdge, NodeId, Stmt as IrStmt, Succ, VarId, VarKind};
+use rlc_core::ir::{
+    self, BodyBuilder, BodyKind, Callee, ExcEdge, NodeId, Stmt as IrStmt, Succ, VarId, VarKind,
+};
 use rlc_core::program::{MethodId, ValueTy};
 use rlc_core::{FileId, Span};
 use rustc_hash::FxHashMap;
@@ -32,7 +34,11 @@ struct Handler {
 #[derive(Clone, Debug)]
 enum Cleanup {
     Finally(StmtId),
-    Dispose { var: VarId, is_await: bool, span: TextRange },
+    Dispose {
+        var: VarId,
+        is_await: bool,
+        span: TextRange,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -200,12 +206,25 @@ impl<'a> Lowerer<'a> {
             self.cur = Some(n);
         }
         if let Some(c) = self.cur {
-            self.b.set_succ(c, Succ::Branch { cond, if_true, if_false });
+            self.b.set_succ(
+                c,
+                Succ::Branch {
+                    cond,
+                    if_true,
+                    if_false,
+                },
+            );
         }
         self.cur = None;
     }
 
-    fn new_var(&mut self, name: impl Into<String>, kind: VarKind, ty: &Ty, range: TextRange) -> VarId {
+    fn new_var(
+        &mut self,
+        name: impl Into<String>,
+        kind: VarKind,
+        ty: &Ty,
+        range: TextRange,
+    ) -> VarId {
         let vt = self.value_ty(ty);
         let span = self.span(range);
         self.b.var(name, kind, vt, span)
@@ -213,7 +232,12 @@ impl<'a> Lowerer<'a> {
 
     /// A temporary for a subexpression's value; it ends with the statement.
     fn temp(&mut self, ty: &Ty, range: TextRange) -> VarId {
-        let v = self.new_var(format!("t{}", self.b.body().vars.len()), VarKind::Temp, ty, range);
+        let v = self.new_var(
+            format!("t{}", self.b.body().vars.len()),
+            VarKind::Temp,
+            ty,
+            range,
+        );
         self.temps.push(v);
         v
     }
@@ -226,7 +250,11 @@ impl<'a> Lowerer<'a> {
         let data = self.hir.binding(b);
         let ty = self.types.binding_ty(b).clone();
         let own = self.own.contains(&b);
-        let kind = if own { VarKind::Local } else { VarKind::Captured };
+        let kind = if own {
+            VarKind::Local
+        } else {
+            VarKind::Captured
+        };
         let v = self.new_var(data.name.to_string(), kind, &ty, data.range);
         if !own {
             self.captured.push(b);
@@ -294,7 +322,9 @@ impl<'a> Lowerer<'a> {
             return;
         };
         // Inside the cleanup only what is outside its protected region applies.
-        let saved_handlers = self.handlers.split_off(frame.handler_depth.min(self.handlers.len()));
+        let saved_handlers = self
+            .handlers
+            .split_off(frame.handler_depth.min(self.handlers.len()));
         let saved_cleanups = self.cleanups.split_off(i);
         match frame.cleanup {
             Cleanup::Finally(s) => {
@@ -302,7 +332,11 @@ impl<'a> Lowerer<'a> {
                 self.stmt(s);
                 self.loops = saved_loops;
             }
-            Cleanup::Dispose { var, is_await, span } => self.dispose(var, is_await, span),
+            Cleanup::Dispose {
+                var,
+                is_await,
+                span,
+            } => self.dispose(var, is_await, span),
         }
         self.handlers.extend(saved_handlers);
         self.cleanups.extend(saved_cleanups);
@@ -370,7 +404,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Closes the body: falls into the exit and stores it in its reserved slot.
-    fn finish(mut self, method: Option<MethodId>, parent: Option<u32>, is_async: bool, is_iterator: bool) -> Vec<BindingId> {
+    fn finish(
+        mut self,
+        method: Option<MethodId>,
+        parent: Option<u32>,
+        is_async: bool,
+        is_iterator: bool,
+    ) -> Vec<BindingId> {
         let end = self.b.body().span;
         let end_range = TextRange::new(end.end.saturating_sub(1), end.end);
         while self.scopes.len() > 1 {

@@ -4,8 +4,8 @@ use rlc_core::ir::{Cond, Operand, Stmt as IrStmt, Succ};
 
 use super::{Cleanup, CleanupFrame, Handler, LoopFrame, Lowerer};
 use crate::hir::{
-    CatchClause, ForeachTarget, GotoTarget, LocalDecl, Stmt, StmtId, SwitchLabel, SwitchSection, TextRange, UsingMode,
-    UsingResource,
+    CatchClause, ForeachTarget, GotoTarget, LocalDecl, Stmt, StmtId, SwitchLabel, SwitchSection,
+    TextRange, UsingMode, UsingResource,
 };
 
 impl Lowerer<'_> {
@@ -216,7 +216,13 @@ impl Lowerer<'_> {
                 }
             }
             Stmt::Continue => {
-                if let Some(l) = self.loops.iter().rev().find(|l| l.continue_to.is_some()).copied() {
+                if let Some(l) = self
+                    .loops
+                    .iter()
+                    .rev()
+                    .find(|l| l.continue_to.is_some())
+                    .copied()
+                {
                     self.leave(l.cleanup_depth, l.scope_depth, range);
                     if let Some(c) = l.continue_to {
                         self.jump_to(c);
@@ -338,7 +344,13 @@ impl Lowerer<'_> {
     }
 
     /// A loop body: `break` goes to `exit`, `continue` to `cont`.
-    fn loop_body(&mut self, body: StmtId, cont: Option<rlc_core::ir::NodeId>, exit: rlc_core::ir::NodeId, range: TextRange) {
+    fn loop_body(
+        &mut self,
+        body: StmtId,
+        cont: Option<rlc_core::ir::NodeId>,
+        exit: rlc_core::ir::NodeId,
+        range: TextRange,
+    ) {
         self.loops.push(LoopFrame {
             break_to: exit,
             continue_to: cont,
@@ -375,7 +387,12 @@ impl Lowerer<'_> {
 
     /// Lowers `body` as a protected region whose `cleanups` run on every way out:
     /// falling through, jumps and returns (through `leave`), and exceptions.
-    pub(super) fn protected(&mut self, cleanups: Vec<Cleanup>, explicit: bool, body: impl FnOnce(&mut Self)) {
+    pub(super) fn protected(
+        &mut self,
+        cleanups: Vec<Cleanup>,
+        explicit: bool,
+        body: impl FnOnce(&mut Self),
+    ) {
         let handler_depth = self.handlers.len();
         let cleanup_depth = self.cleanups.len();
         let exc_entry = self.new_label(TextRange::default());
@@ -412,71 +429,101 @@ impl Lowerer<'_> {
         self.cur = after;
     }
 
-    fn try_stmt(&mut self, body: StmtId, catches: &[CatchClause], finally: Option<StmtId>, range: TextRange) {
-        let cleanups: Vec<Cleanup> = finally.into_iter().map(Cleanup::Finally).collect();
+    fn try_stmt(
+        &mut self,
+        body: StmtId,
+        catches: &[CatchClause],
+        finally: Option<StmtId>,
+        range: TextRange,
+    ) {
         let catches = catches.to_vec();
-        self.protected(cleanups, true, |l| {
+        let Some(finally) = finally else {
+            // Without a finally, an exception thrown in a catch leaves the statement:
+            // the catches are not inside a region that expects it.
+            self.try_catch(body, &catches, range);
+            return;
+        };
+        self.protected(vec![Cleanup::Finally(finally)], true, |l| {
             if catches.is_empty() {
                 l.stmt(body);
-                return;
+            } else {
+                l.try_catch(body, &catches, range);
             }
-            let after = l.new_label(range);
-            let dispatch = l.new_label(range);
-            l.handlers.push(Handler {
-                target: dispatch,
-                explicit: true,
-            });
-            l.stmt(body);
-            l.handlers.pop();
-            l.jump_to(after);
-            // From the dispatch, each catch may take the exception, or none does.
-            let mut targets = Vec::new();
-            let catch_all = catches.iter().any(|c| c.filter.is_none() && catches_everything(c.ty.as_ref()));
-            let bodies: Vec<_> = catches
-                .iter()
-                .map(|c| {
-                    let entry = l.new_label(c.range);
-                    targets.push(entry);
-                    (entry, c.clone())
-                })
-                .collect();
-            if !catch_all {
-                let rethrow = l.new_label(range);
-                targets.push(rethrow);
-                l.cur = Some(rethrow);
-                let n = l.emit(IrStmt::Throw(None), range);
-                let exc = l.exc_edge();
-                l.b.set_exc(n, Some(exc));
-            }
-            l.b.set_succ(dispatch, Succ::Multi(targets));
-            for (entry, c) in bodies {
-                l.cur = Some(entry);
-                l.push_scope();
-                if let Some(b) = c.binding {
-                    let v = l.declare(b);
-                    l.emit(IrStmt::Opaque { dst: v, owning: false }, c.range);
-                }
-                if let Some(f) = c.filter {
-                    let pass = l.new_label(c.range);
-                    let fail = l.new_label(c.range);
-                    l.cond(f, pass, fail);
-                    l.cur = Some(fail);
-                    l.end_temps(c.range);
-                    let n = l.emit(IrStmt::Throw(None), c.range);
-                    let exc = l.exc_edge();
-                    l.b.set_exc(n, Some(exc));
-                    l.cur = Some(pass);
-                    l.end_temps(c.range);
-                }
-                l.stmt(c.body);
-                l.pop_scope(c.range);
-                l.jump_to(after);
-            }
-            l.cur = Some(after);
         });
     }
 
-    fn switch_stmt(&mut self, scrutinee: crate::hir::ExprId, sections: &[SwitchSection], range: TextRange) {
+    /// `try { body } catch ...`: a throwing statement of the body goes to a dispatch
+    /// that may enter each catch or leave the statement.
+    fn try_catch(&mut self, body: StmtId, catches: &[CatchClause], range: TextRange) {
+        let after = self.new_label(range);
+        let dispatch = self.new_label(range);
+        self.handlers.push(Handler {
+            target: dispatch,
+            explicit: true,
+        });
+        self.stmt(body);
+        self.handlers.pop();
+        self.jump_to(after);
+        // From the dispatch, each catch may take the exception, or none does.
+        let mut targets = Vec::new();
+        let catch_all = catches
+            .iter()
+            .any(|c| c.filter.is_none() && catches_everything(c.ty.as_ref()));
+        let bodies: Vec<_> = catches
+            .iter()
+            .map(|c| {
+                let entry = self.new_label(c.range);
+                targets.push(entry);
+                (entry, c.clone())
+            })
+            .collect();
+        if !catch_all {
+            let rethrow = self.new_label(range);
+            targets.push(rethrow);
+            self.cur = Some(rethrow);
+            let n = self.emit(IrStmt::Throw(None), range);
+            let exc = self.exc_edge();
+            self.b.set_exc(n, Some(exc));
+        }
+        self.b.set_succ(dispatch, Succ::Multi(targets));
+        for (entry, c) in bodies {
+            self.cur = Some(entry);
+            self.push_scope();
+            if let Some(b) = c.binding {
+                let v = self.declare(b);
+                self.emit(
+                    IrStmt::Opaque {
+                        dst: v,
+                        owning: false,
+                    },
+                    c.range,
+                );
+            }
+            if let Some(f) = c.filter {
+                let pass = self.new_label(c.range);
+                let fail = self.new_label(c.range);
+                self.cond(f, pass, fail);
+                self.cur = Some(fail);
+                self.end_temps(c.range);
+                let n = self.emit(IrStmt::Throw(None), c.range);
+                let exc = self.exc_edge();
+                self.b.set_exc(n, Some(exc));
+                self.cur = Some(pass);
+                self.end_temps(c.range);
+            }
+            self.stmt(c.body);
+            self.pop_scope(c.range);
+            self.jump_to(after);
+        }
+        self.cur = Some(after);
+    }
+
+    fn switch_stmt(
+        &mut self,
+        scrutinee: crate::hir::ExprId,
+        sections: &[SwitchSection],
+        range: TextRange,
+    ) {
         let value = self.expr_value(scrutinee);
         let v = self.operand_var(value, scrutinee);
         let exit = self.new_label(range);

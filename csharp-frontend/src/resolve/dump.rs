@@ -61,7 +61,11 @@ pub fn file_bodies(index: &Index, file: FileId) -> Vec<(BodyOwner, crate::hir::B
                     scope: decl.scope,
                     is_setter: false,
                 };
-                out.push((owner, b, format!("{} (primary constructor)", data.full_name)));
+                out.push((
+                    owner,
+                    b,
+                    format!("{} (primary constructor)", data.full_name),
+                ));
             }
         }
     }
@@ -118,7 +122,12 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
             continue;
         }
         let tid = rlc_core::program::TypeId(t as u32);
-        let bases: Vec<String> = data.base.iter().chain(&data.interfaces).map(|b| index.display(b)).collect();
+        let bases: Vec<String> = data
+            .base
+            .iter()
+            .chain(&data.interfaces)
+            .map(|b| index.display(b))
+            .collect();
         let must_call = index
             .program
             .types
@@ -130,8 +139,14 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
             out,
             "{:?} {}{}{}",
             data.kind,
-            index.display(&data.self_ty(tid)).replace(data.name.as_str(), &data.full_name),
-            if bases.is_empty() { String::new() } else { format!(" : {}", bases.join(", ")) },
+            index
+                .display(&data.self_ty(tid))
+                .replace(data.name.as_str(), &data.full_name),
+            if bases.is_empty() {
+                String::new()
+            } else {
+                format!(" : {}", bases.join(", "))
+            },
             must_call
         );
         let mut members: Vec<MemberId> = data.members.values().flatten().copied().collect();
@@ -139,7 +154,13 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
         members.sort();
         for m in members {
             let md = index.member(m);
-            let _ = writeln!(out, "  {:?} {} : {}", md.kind, index.display_member(m), index.display(&md.ty));
+            let _ = writeln!(
+                out,
+                "  {:?} {} : {}",
+                md.kind,
+                index.display_member(m),
+                index.display(&md.ty)
+            );
         }
     }
     for (owner, body_id, name) in file_bodies(index, file) {
@@ -173,7 +194,11 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
                 .target(id)
                 .map(|t| target_text(index, t))
                 .unwrap_or_else(|| "<unresolved>".into());
-            let _ = writeln!(out, "  {line}: {snippet} : {} -> {target}", index.display(types.ty(id)));
+            let _ = writeln!(
+                out,
+                "  {line}: {snippet} : {} -> {target}",
+                index.display(types.ty(id))
+            );
         }
         report_stats(&mut out, &types);
     }
@@ -186,4 +211,3 @@ fn report_stats(out: &mut String, types: &BodyTypes) {
         let _ = writeln!(out, "  calls resolved: {}/{}", s.calls_resolved, s.calls);
     }
 }
-

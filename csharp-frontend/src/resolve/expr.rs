@@ -3,8 +3,8 @@
 use super::lookup::Candidate;
 use super::{CallBinding, ExprTarget, Resolver};
 use crate::hir::{
-    Arg, AssignOp, BinaryOp, BindingKind, CollectionElem, Expr, ExprId, Function, InitElem, InitValue, LambdaBody,
-    Literal, MemberKind, Name, PathSegment, QueryClause, TypeRef, UnaryOp,
+    Arg, AssignOp, BinaryOp, BindingKind, CollectionElem, Expr, ExprId, Function, InitElem,
+    InitValue, LambdaBody, Literal, MemberKind, Name, PathSegment, QueryClause, TypeRef, UnaryOp,
 };
 use crate::index::{MemberId, NsId, Origin, ParamOwner, Resolved, Subst, Ty};
 
@@ -34,15 +34,26 @@ impl Resolver<'_> {
     }
 
     fn named(&self, name: &str) -> Ty {
-        self.index.type_by_name(name, 0).map(Ty::named).unwrap_or(Ty::Unknown)
+        self.index
+            .type_by_name(name, 0)
+            .map(Ty::named)
+            .unwrap_or(Ty::Unknown)
     }
 
     fn bool_ty(&self) -> Ty {
-        self.index.well_known.boolean.map(Ty::named).unwrap_or(Ty::Unknown)
+        self.index
+            .well_known
+            .boolean
+            .map(Ty::named)
+            .unwrap_or(Ty::Unknown)
     }
 
     fn string_ty(&self) -> Ty {
-        self.index.well_known.string.map(Ty::named).unwrap_or(Ty::Unknown)
+        self.index
+            .well_known
+            .string
+            .map(Ty::named)
+            .unwrap_or(Ty::Unknown)
     }
 
     fn expr_inner(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
@@ -55,9 +66,24 @@ impl Resolver<'_> {
             Expr::Literal(l) => match l {
                 Literal::Null => Ty::Null,
                 Literal::Bool(_) => self.bool_ty(),
-                Literal::Int(_) => self.index.well_known.int32.map(Ty::named).unwrap_or(Ty::Unknown),
-                Literal::Real => self.index.well_known.double.map(Ty::named).unwrap_or(Ty::Unknown),
-                Literal::Char => self.index.well_known.char.map(Ty::named).unwrap_or(Ty::Unknown),
+                Literal::Int(_) => self
+                    .index
+                    .well_known
+                    .int32
+                    .map(Ty::named)
+                    .unwrap_or(Ty::Unknown),
+                Literal::Real => self
+                    .index
+                    .well_known
+                    .double
+                    .map(Ty::named)
+                    .unwrap_or(Ty::Unknown),
+                Literal::Char => self
+                    .index
+                    .well_known
+                    .char
+                    .map(Ty::named)
+                    .unwrap_or(Ty::Unknown),
                 Literal::Str(_) => self.string_ty(),
             },
             Expr::Local(b) => self.out.binding_ty(*b).clone(),
@@ -67,10 +93,12 @@ impl Resolver<'_> {
                 .ty
                 .and_then(|t| self.index.ty(t).base.clone())
                 .unwrap_or(Ty::Unknown),
-            Expr::PredefinedType(_) | Expr::AliasQualified { .. } | Expr::Name { .. } => match self.qualifier(e) {
-                Qual::Value(t) => t,
-                _ => Ty::Unknown,
-            },
+            Expr::PredefinedType(_) | Expr::AliasQualified { .. } | Expr::Name { .. } => {
+                match self.qualifier(e) {
+                    Qual::Value(t) => t,
+                    _ => Ty::Unknown,
+                }
+            }
             Expr::MemberAccess { .. } => match self.qualifier(e) {
                 Qual::Value(t) => t,
                 _ => Ty::Unknown,
@@ -146,7 +174,8 @@ impl Resolver<'_> {
             }
             Expr::Assign { op, lhs, rhs } => {
                 let (op, lhs, rhs) = (*op, *lhs, *rhs);
-                let is_deconstruction = matches!(body.expr(lhs), Expr::Tuple(_) | Expr::Declaration { .. });
+                let is_deconstruction =
+                    matches!(body.expr(lhs), Expr::Tuple(_) | Expr::Declaration { .. });
                 if is_deconstruction && op == AssignOp::Assign {
                     let r = self.expr(rhs, None);
                     self.deconstruct_into(lhs, &r);
@@ -162,9 +191,18 @@ impl Resolver<'_> {
             }
             Expr::Unary { op, operand } => {
                 let (op, operand) = (*op, *operand);
-                let t = self.expr(operand, if op == UnaryOp::Forgive { expected } else { None });
+                let t = self.expr(
+                    operand,
+                    if op == UnaryOp::Forgive {
+                        expected
+                    } else {
+                        None
+                    },
+                );
                 match op {
-                    UnaryOp::Not if t.def() == self.index.well_known.boolean || t.is_unknown() => self.bool_ty(),
+                    UnaryOp::Not if t.def() == self.index.well_known.boolean || t.is_unknown() => {
+                        self.bool_ty()
+                    }
                     UnaryOp::AddressOf => Ty::Pointer(Box::new(t)),
                     UnaryOp::Deref => match t {
                         Ty::Pointer(inner) => *inner,
@@ -178,9 +216,17 @@ impl Resolver<'_> {
                 let (cond, then, else_) = (*cond, *then, *else_);
                 self.expr(cond, None);
                 let a = self.expr(then, expected);
-                let hint = if a.is_unknown() || a == Ty::Null { expected.cloned() } else { Some(a.clone()) };
+                let hint = if a.is_unknown() || a == Ty::Null {
+                    expected.cloned()
+                } else {
+                    Some(a.clone())
+                };
                 let b = self.expr(else_, hint.as_ref());
-                if a.is_unknown() || a == Ty::Null { b.or(|| a) } else { a }
+                if a.is_unknown() || a == Ty::Null {
+                    b.or(|| a)
+                } else {
+                    a
+                }
             }
             Expr::Cast { ty, expr } => {
                 let t = self.resolve_type(ty);
@@ -230,15 +276,24 @@ impl Resolver<'_> {
                         .iter()
                         .enumerate()
                         .map(|(i, (_, x))| {
-                            let h = hints.as_ref().and_then(|h| h.get(i)).filter(|t| !t.is_unknown()).cloned();
+                            let h = hints
+                                .as_ref()
+                                .and_then(|h| h.get(i))
+                                .filter(|t| !t.is_unknown())
+                                .cloned();
                             self.expr(*x, h.as_ref())
                         })
                         .collect(),
                 )
             }
             Expr::Declaration { ty, bindings } => {
-                let declared = ty.as_ref().filter(|t| !matches!(***t, TypeRef::Var)).map(|t| self.resolve_type(t));
-                let t = declared.or_else(|| expected.cloned()).unwrap_or(Ty::Unknown);
+                let declared = ty
+                    .as_ref()
+                    .filter(|t| !matches!(***t, TypeRef::Var))
+                    .map(|t| self.resolve_type(t));
+                let t = declared
+                    .or_else(|| expected.cloned())
+                    .unwrap_or(Ty::Unknown);
                 let bindings = bindings.clone();
                 if bindings.len() == 1 {
                     if let Some(b) = bindings[0] {
@@ -260,11 +315,19 @@ impl Resolver<'_> {
             },
             Expr::TypeOf(ty) => {
                 self.resolve_type(ty);
-                self.index.well_known.type_.map(Ty::named).unwrap_or(Ty::Unknown)
+                self.index
+                    .well_known
+                    .type_
+                    .map(Ty::named)
+                    .unwrap_or(Ty::Unknown)
             }
             Expr::SizeOf(ty) => {
                 self.resolve_type(ty);
-                self.index.well_known.int32.map(Ty::named).unwrap_or(Ty::Unknown)
+                self.index
+                    .well_known
+                    .int32
+                    .map(Ty::named)
+                    .unwrap_or(Ty::Unknown)
             }
             Expr::Throw(x) => {
                 self.expr(*x, None);
@@ -319,10 +382,12 @@ impl Resolver<'_> {
                     name: name.clone(),
                     args: Box::new([]),
                 };
-                match self
-                    .index
-                    .resolve_path(&self.scope, Some(alias), std::slice::from_ref(&seg), &mut self.out.stats.types)
-                {
+                match self.index.resolve_path(
+                    &self.scope,
+                    Some(alias),
+                    std::slice::from_ref(&seg),
+                    &mut self.out.stats.types,
+                ) {
                     Some(Resolved::Ns(ns)) => Qual::Ns(ns),
                     Some(Resolved::Type(t)) => Qual::Type(t),
                     None => Qual::Nothing,
@@ -349,7 +414,10 @@ impl Resolver<'_> {
     }
 
     fn type_args(&mut self, args: Option<&[TypeRef]>) -> Vec<Ty> {
-        args.unwrap_or(&[]).iter().map(|t| self.resolve_type(t)).collect()
+        args.unwrap_or(&[])
+            .iter()
+            .map(|t| self.resolve_type(t))
+            .collect()
     }
 
     /// A simple name: a member of an enclosing type, a primary-constructor parameter,
@@ -361,18 +429,29 @@ impl Resolver<'_> {
                 return Qual::Value(ty);
             }
             if let Some(t) = self.owner.ty
-                && let Some(i) = self.index.ty(t).primary_params.iter().position(|(n, _)| n == name)
+                && let Some(i) = self
+                    .index
+                    .ty(t)
+                    .primary_params
+                    .iter()
+                    .position(|(n, _)| n == name)
             {
-                self.out.targets.insert(e, ExprTarget::PrimaryParam(i as u32));
+                self.out
+                    .targets
+                    .insert(e, ExprTarget::PrimaryParam(i as u32));
                 return Qual::Value(self.index.ty(t).primary_params[i].1.clone());
             }
         }
         let seg = PathSegment {
             name: name.clone(),
-            args: type_args.map(|a| a.to_vec().into_boxed_slice()).unwrap_or_default(),
+            args: type_args
+                .map(|a| a.to_vec().into_boxed_slice())
+                .unwrap_or_default(),
         };
         let mut stats = std::mem::take(&mut self.out.stats.types);
-        let r = self.index.resolve_path(&self.scope, None, std::slice::from_ref(&seg), &mut stats);
+        let r = self
+            .index
+            .resolve_path(&self.scope, None, std::slice::from_ref(&seg), &mut stats);
         self.out.stats.types = stats;
         match r {
             Some(Resolved::Type(t)) => {
@@ -406,7 +485,9 @@ impl Resolver<'_> {
         for (_, usings) in self.index.scope_chain(&self.scope) {
             for u in usings {
                 for &st in &u.statics {
-                    if let Some(found) = self.lookup_value_member(&crate::index::Ty::named(st), name, true) {
+                    if let Some(found) =
+                        self.lookup_value_member(&crate::index::Ty::named(st), name, true)
+                    {
                         return Some(found);
                     }
                 }
@@ -415,17 +496,31 @@ impl Resolver<'_> {
         None
     }
 
-    fn member_qualifier(&mut self, e: ExprId, receiver: ExprId, name: &Name, type_args: Option<&[TypeRef]>) -> Qual {
+    fn member_qualifier(
+        &mut self,
+        e: ExprId,
+        receiver: ExprId,
+        name: &Name,
+        type_args: Option<&[TypeRef]>,
+    ) -> Qual {
         let recv = self.qualifier(receiver);
         match recv {
             Qual::Ns(ns) => {
                 let seg = PathSegment {
                     name: name.clone(),
-                    args: type_args.map(|a| a.to_vec().into_boxed_slice()).unwrap_or_default(),
+                    args: type_args
+                        .map(|a| a.to_vec().into_boxed_slice())
+                        .unwrap_or_default(),
                 };
-                if let Some(t) = self.index.type_in_ns(self.origin(), ns, name, seg.args.len()) {
+                if let Some(t) = self
+                    .index
+                    .type_in_ns(self.origin(), ns, name, seg.args.len())
+                {
                     let args = self.type_args(type_args);
-                    let t = Ty::Named { def: t, args: args.into() };
+                    let t = Ty::Named {
+                        def: t,
+                        args: args.into(),
+                    };
                     self.out.targets.insert(e, ExprTarget::Type(t.clone()));
                     return Qual::Type(t);
                 }
@@ -444,11 +539,16 @@ impl Resolver<'_> {
                     return Qual::Value(ty);
                 }
                 if let Some(def) = t.def()
-                    && let Some(n) = self.index.nested_type(def, name, type_args.map_or(0, <[_]>::len), true)
+                    && let Some(n) =
+                        self.index
+                            .nested_type(def, name, type_args.map_or(0, <[_]>::len), true)
                 {
                     let mut args: Vec<Ty> = t.args().to_vec();
                     args.extend(self.type_args(type_args));
-                    let nt = Ty::Named { def: n, args: args.into() };
+                    let nt = Ty::Named {
+                        def: n,
+                        args: args.into(),
+                    };
                     self.out.targets.insert(e, ExprTarget::Type(nt.clone()));
                     return Qual::Type(nt);
                 }
@@ -607,7 +707,14 @@ impl Resolver<'_> {
     }
 
     /// `Name(args)`: methods of the enclosing types, `using static` imports, `nameof`.
-    fn call_by_name(&mut self, e: ExprId, callee: ExprId, name: &Name, targs: &[Ty], args: &[Arg]) -> Ty {
+    fn call_by_name(
+        &mut self,
+        e: ExprId,
+        callee: ExprId,
+        name: &Name,
+        targs: &[Ty],
+        args: &[Arg],
+    ) -> Ty {
         let mut candidates: Vec<Candidate> = Vec::new();
         let mut cur = self.owner.ty;
         let mut guard = 0;
@@ -697,7 +804,12 @@ impl Resolver<'_> {
                     }
                     // Strings index to chars even without a modelled indexer.
                     if t.def() == self.index.well_known.string {
-                        return self.index.well_known.char.map(Ty::named).unwrap_or(Ty::Unknown);
+                        return self
+                            .index
+                            .well_known
+                            .char
+                            .map(Ty::named)
+                            .unwrap_or(Ty::Unknown);
                     }
                     return Ty::Unknown;
                 }
@@ -734,7 +846,13 @@ impl Resolver<'_> {
             .ty(def)
             .ctors
             .iter()
-            .filter(|c| !self.index.member(**c).modifiers.contains(crate::hir::Modifiers::STATIC))
+            .filter(|c| {
+                !self
+                    .index
+                    .member(**c)
+                    .modifiers
+                    .contains(crate::hir::Modifiers::STATIC)
+            })
             .map(|&member| Candidate {
                 member,
                 subst: subst.clone(),
@@ -758,7 +876,9 @@ impl Resolver<'_> {
                         InitValue::Expr(x) => {
                             self.expr(*x, mt.as_ref());
                         }
-                        InitValue::Nested(inner) => self.initializer(&mt.unwrap_or(Ty::Unknown), inner),
+                        InitValue::Nested(inner) => {
+                            self.initializer(&mt.unwrap_or(Ty::Unknown), inner)
+                        }
                     }
                 }
                 InitElem::Indexer { args, value } => {
@@ -770,7 +890,9 @@ impl Resolver<'_> {
                         InitValue::Expr(x) => {
                             self.expr(*x, None);
                         }
-                        InitValue::Nested(inner) => self.initializer(&et.unwrap_or(Ty::Unknown), inner),
+                        InitValue::Nested(inner) => {
+                            self.initializer(&et.unwrap_or(Ty::Unknown), inner)
+                        }
                     }
                 }
                 InitElem::Add(items) => {
@@ -789,14 +911,27 @@ impl Resolver<'_> {
             BinaryOp::Coalesce => {
                 let l = self.expr(lhs, expected);
                 let l = match (&l, wk.nullable) {
-                    (Ty::Named { def, args }, Some(n)) if *def == n => args.first().cloned().unwrap_or(Ty::Unknown),
+                    (Ty::Named { def, args }, Some(n)) if *def == n => {
+                        args.first().cloned().unwrap_or(Ty::Unknown)
+                    }
                     _ => l,
                 };
-                let hint = if l.is_unknown() { expected.cloned() } else { Some(l.clone()) };
+                let hint = if l.is_unknown() {
+                    expected.cloned()
+                } else {
+                    Some(l.clone())
+                };
                 let r = self.expr(rhs, hint.as_ref());
                 l.or(|| r)
             }
-            BinaryOp::And | BinaryOp::Or | BinaryOp::Eq | BinaryOp::NotEq | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            BinaryOp::And
+            | BinaryOp::Or
+            | BinaryOp::Eq
+            | BinaryOp::NotEq
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => {
                 self.expr(lhs, None);
                 self.expr(rhs, None);
                 self.bool_ty()
@@ -805,7 +940,10 @@ impl Resolver<'_> {
                 let l = self.expr(lhs, None);
                 let r = self.expr(rhs, None);
                 let string = wk.string;
-                if op == BinaryOp::Add && (l.def() == string && string.is_some() || r.def() == string && string.is_some()) {
+                if op == BinaryOp::Add
+                    && (l.def() == string && string.is_some()
+                        || r.def() == string && string.is_some())
+                {
                     return self.string_ty();
                 }
                 if let Some(t) = self.user_operator(op, &l, &r) {
@@ -869,7 +1007,11 @@ impl Resolver<'_> {
         let delegate = expected.and_then(|t| {
             self.delegate_signature(t)
                 .map(|s| (t.clone(), s))
-                .or_else(|| t.args().first().and_then(|a| self.delegate_signature(a).map(|s| (a.clone(), s))))
+                .or_else(|| {
+                    t.args()
+                        .first()
+                        .and_then(|a| self.delegate_signature(a).map(|s| (a.clone(), s)))
+                })
         });
         for (i, &p) in f.params.iter().enumerate() {
             let declared = self.body.binding(p).ty.clone();
@@ -904,7 +1046,11 @@ impl Resolver<'_> {
         };
         // Remember what the body produced, wrapped for async lambdas.
         let result = if f.is_async && !result.is_unknown() {
-            match (result, self.index.well_known.task, self.index.well_known.task_t) {
+            match (
+                result,
+                self.index.well_known.task,
+                self.index.well_known.task_t,
+            ) {
                 (Ty::Void, Some(task), _) => Ty::named(task),
                 (r, _, Some(task_t)) => Ty::Named {
                     def: task_t,
@@ -920,7 +1066,10 @@ impl Resolver<'_> {
     }
 
     pub(super) fn lambda_result(&self, e: ExprId) -> Option<Ty> {
-        self.lambda_results.get(&e).cloned().filter(|t| !t.is_unknown())
+        self.lambda_results
+            .get(&e)
+            .cloned()
+            .filter(|t| !t.is_unknown())
     }
 
     fn query(&mut self, clauses: &[QueryClause]) -> Ty {
@@ -993,7 +1142,10 @@ impl Resolver<'_> {
             .into_iter()
             .find(|(m, _)| self.index.member(*m).params.is_empty())?;
         let awaiter = self.index.member(awaiter_m).ty.subst(&subst);
-        let (result_m, subst) = self.members_named(&awaiter, "GetResult").into_iter().next()?;
+        let (result_m, subst) = self
+            .members_named(&awaiter, "GetResult")
+            .into_iter()
+            .next()?;
         Some(self.index.member(result_m).ty.subst(&subst))
     }
 
@@ -1005,9 +1157,13 @@ impl Resolver<'_> {
             .and_then(|a| a.args().first().cloned())
             .or_else(|| {
                 // `ConfigureAwait`/`WithCancellation` wrappers expose `GetAsyncEnumerator().Current`.
-                let (m, subst) = self.members_named(t, "GetAsyncEnumerator").into_iter().next()?;
+                let (m, subst) = self
+                    .members_named(t, "GetAsyncEnumerator")
+                    .into_iter()
+                    .next()?;
                 let en = self.index.member(m).ty.subst(&subst);
-                self.lookup_value_member(&en, "Current", false).map(|(_, t)| t)
+                self.lookup_value_member(&en, "Current", false)
+                    .map(|(_, t)| t)
             })
     }
 
@@ -1018,7 +1174,8 @@ impl Resolver<'_> {
             .into_iter()
             .find(|(m, _)| self.index.member(*m).params.is_empty())?;
         let en = self.index.member(m).ty.subst(&subst);
-        self.lookup_value_member(&en, "Current", false).map(|(_, t)| t)
+        self.lookup_value_member(&en, "Current", false)
+            .map(|(_, t)| t)
     }
 
     /// The element types of a tuple (or a type with `Deconstruct`) of arity `n`.
@@ -1027,12 +1184,21 @@ impl Resolver<'_> {
             Ty::Tuple(items) if items.len() == n => items.to_vec(),
             Ty::Named { .. } => {
                 // KeyValuePair and user types deconstruct through `Deconstruct(out .., out ..)`.
-                let found = self.members_named(t, "Deconstruct").into_iter().find(|(m, _)| {
-                    let d = self.index.member(*m);
-                    d.params.len() == n && !d.is_extension
-                });
+                let found = self
+                    .members_named(t, "Deconstruct")
+                    .into_iter()
+                    .find(|(m, _)| {
+                        let d = self.index.member(*m);
+                        d.params.len() == n && !d.is_extension
+                    });
                 match found {
-                    Some((m, subst)) => self.index.member(m).params.iter().map(|p| p.ty.subst(&subst)).collect(),
+                    Some((m, subst)) => self
+                        .index
+                        .member(m)
+                        .params
+                        .iter()
+                        .map(|p| p.ty.subst(&subst))
+                        .collect(),
                     None => vec![Ty::Unknown; n],
                 }
             }
@@ -1047,7 +1213,9 @@ impl Resolver<'_> {
                 let tys = self.tuple_items(value, items.len());
                 for ((_, x), t) in items.iter().zip(tys) {
                     match self.body.exprs.get(x.index()) {
-                        Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. }) => self.deconstruct_into(*x, &t),
+                        Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. }) => {
+                            self.deconstruct_into(*x, &t)
+                        }
                         _ => {
                             self.expr(*x, Some(&t));
                         }

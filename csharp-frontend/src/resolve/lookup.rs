@@ -13,7 +13,14 @@ pub fn unify(index: &Index, param: &Ty, arg: &Ty, owner: ParamOwner, subst: &mut
     unify_depth(index, param, arg, owner, subst, 0)
 }
 
-fn unify_depth(index: &Index, param: &Ty, arg: &Ty, owner: ParamOwner, subst: &mut Subst, depth: u32) {
+fn unify_depth(
+    index: &Index,
+    param: &Ty,
+    arg: &Ty,
+    owner: ParamOwner,
+    subst: &mut Subst,
+    depth: u32,
+) {
     if depth > 16 || arg.is_unknown() || matches!(arg, Ty::Null | Ty::Function) {
         return;
     }
@@ -68,7 +75,9 @@ fn fit(index: &Index, arg: &Ty, param: &Ty) -> Option<u8> {
         (Ty::Unknown | Ty::Dynamic | Ty::Function, _) | (_, Ty::Unknown | Ty::Dynamic) => Some(1),
         (_, Ty::Param { .. }) => Some(2),
         (Ty::Param { .. }, _) => Some(1),
-        (Ty::Null, Ty::Named { def, .. }) => (!index.is_value_type(*def) || Some(*def) == index.well_known.nullable).then_some(2),
+        (Ty::Null, Ty::Named { def, .. }) => {
+            (!index.is_value_type(*def) || Some(*def) == index.well_known.nullable).then_some(2)
+        }
         (Ty::Null, _) => Some(2),
         (Ty::Named { def: a, .. }, Ty::Named { def: p, .. }) => {
             if a == p {
@@ -106,7 +115,9 @@ fn fit(index: &Index, arg: &Ty, param: &Ty) -> Option<u8> {
             )
             .then_some(2)
         }
-        (Ty::Array { elem: a, .. }, Ty::Array { elem: p, .. }) => fit(index, a, p).map(|f| f.min(3)),
+        (Ty::Array { elem: a, .. }, Ty::Array { elem: p, .. }) => {
+            fit(index, a, p).map(|f| f.min(3))
+        }
         (Ty::Tuple(_), Ty::Named { .. }) => Some(1),
         (Ty::Tuple(a), Ty::Tuple(p)) if a.len() == p.len() => Some(2),
         _ => None,
@@ -156,7 +167,12 @@ impl Resolver<'_> {
                 owner: ParamOwner::Type(t),
                 index: i,
             } => {
-                let mut b = index.ty(*t).bounds.get(*i as usize).cloned().unwrap_or_default();
+                let mut b = index
+                    .ty(*t)
+                    .bounds
+                    .get(*i as usize)
+                    .cloned()
+                    .unwrap_or_default();
                 b.extend(index.well_known.object.map(Ty::named));
                 b
             }
@@ -185,28 +201,44 @@ impl Resolver<'_> {
 
     /// A field, property or event named `name` on a value (or type, when
     /// `statics`) of type `ty`, with its type.
-    pub(super) fn lookup_value_member(&self, ty: &Ty, name: &str, statics: bool) -> Option<(MemberId, Ty)> {
+    pub(super) fn lookup_value_member(
+        &self,
+        ty: &Ty,
+        name: &str,
+        statics: bool,
+    ) -> Option<(MemberId, Ty)> {
         if let Ty::Tuple(items) = ty
-            && let Some(n) = name.strip_prefix("Item").and_then(|n| n.parse::<usize>().ok())
+            && let Some(n) = name
+                .strip_prefix("Item")
+                .and_then(|n| n.parse::<usize>().ok())
         {
-            return items.get(n.wrapping_sub(1)).map(|t| (MemberId(u32::MAX), t.clone()));
+            return items
+                .get(n.wrapping_sub(1))
+                .map(|t| (MemberId(u32::MAX), t.clone()));
         }
-        self.members_named(ty, name).into_iter().find_map(|(m, subst)| {
-            let d = self.index.member(m);
-            let is_value = matches!(
-                d.kind,
-                MemberKind::Field
-                    | MemberKind::Constant
-                    | MemberKind::Property
-                    | MemberKind::Event
-                    | MemberKind::EnumMember
-            );
-            (is_value && (!statics || d.is_static())).then(|| (m, d.ty.subst(&subst)))
-        })
+        self.members_named(ty, name)
+            .into_iter()
+            .find_map(|(m, subst)| {
+                let d = self.index.member(m);
+                let is_value = matches!(
+                    d.kind,
+                    MemberKind::Field
+                        | MemberKind::Constant
+                        | MemberKind::Property
+                        | MemberKind::Event
+                        | MemberKind::EnumMember
+                );
+                (is_value && (!statics || d.is_static())).then(|| (m, d.ty.subst(&subst)))
+            })
     }
 
     /// Method candidates named `name` on a type.
-    pub(super) fn method_candidates(&self, ty: &Ty, name: &str, statics_only: bool) -> Vec<Candidate> {
+    pub(super) fn method_candidates(
+        &self,
+        ty: &Ty,
+        name: &str,
+        statics_only: bool,
+    ) -> Vec<Candidate> {
         self.members_named(ty, name)
             .into_iter()
             .filter(|(m, _)| {
@@ -245,7 +277,10 @@ impl Resolver<'_> {
                     let this_ty = &d.params[0].ty;
                     let ok = match this_ty {
                         Ty::Param { .. } => true,
-                        _ => fit(index, receiver, this_ty).is_some() || self.generic_fit(receiver, this_ty),
+                        _ => {
+                            fit(index, receiver, this_ty).is_some()
+                                || self.generic_fit(receiver, this_ty)
+                        }
                     };
                     if ok {
                         out.push(Candidate {
@@ -263,13 +298,22 @@ impl Resolver<'_> {
     /// `List<int>` fits `IEnumerable<T>` of a generic method.
     fn generic_fit(&self, arg: &Ty, param: &Ty) -> bool {
         match param.def() {
-            Some(def) => arg.def() == Some(def) || self.index.find_ancestor(arg, def).is_some() || matches!(arg, Ty::Array { .. }),
+            Some(def) => {
+                arg.def() == Some(def)
+                    || self.index.find_ancestor(arg, def).is_some()
+                    || matches!(arg, Ty::Array { .. })
+            }
             None => false,
         }
     }
 
     /// Maps written arguments to parameter indices; `None` if the member cannot take them.
-    fn map_args(&self, member: MemberId, args: &[Arg], extension: bool) -> Option<Vec<Option<u32>>> {
+    fn map_args(
+        &self,
+        member: MemberId,
+        args: &[Arg],
+        extension: bool,
+    ) -> Option<Vec<Option<u32>>> {
         let d = self.index.member(member);
         let offset = usize::from(extension);
         let params = &d.params;
@@ -295,9 +339,10 @@ impl Resolver<'_> {
             out.push(Some(slot as u32));
         }
         // Every parameter without a default must be given.
-        let missing = params.iter().enumerate().skip(offset).any(|(i, p)| {
-            !used[i] && p.default.is_none() && p.modifier != ParamModifier::Params
-        });
+        let missing =
+            params.iter().enumerate().skip(offset).any(|(i, p)| {
+                !used[i] && p.default.is_none() && p.modifier != ParamModifier::Params
+            });
         (!missing).then_some(out)
     }
 
@@ -328,7 +373,10 @@ impl Resolver<'_> {
         let mut subst = Subst::new();
         subst.bind_all(ParamOwner::Type(def), ty.args());
         let d = self.index.member(invoke);
-        Some((d.params.iter().map(|p| p.ty.subst(&subst)).collect(), d.ty.subst(&subst)))
+        Some((
+            d.params.iter().map(|p| p.ty.subst(&subst)).collect(),
+            d.ty.subst(&subst),
+        ))
     }
 
     /// Picks the overload for `args`, infers method type arguments, resolves the
@@ -363,13 +411,19 @@ impl Resolver<'_> {
             let mut score = 0u32;
             let mut ok = true;
             for (i, a) in args.iter().enumerate() {
-                let Some(Some(slot)) = mapping.get(i) else { continue };
+                let Some(Some(slot)) = mapping.get(i) else {
+                    continue;
+                };
                 let p = &d.params[*slot as usize];
                 let modifier_ok = match a.modifier {
                     ArgModifier::Out => p.modifier == ParamModifier::Out,
                     ArgModifier::Ref => p.modifier == ParamModifier::Ref,
-                    ArgModifier::In => matches!(p.modifier, ParamModifier::In | ParamModifier::RefReadonly),
-                    ArgModifier::None => !matches!(p.modifier, ParamModifier::Out | ParamModifier::Ref),
+                    ArgModifier::In => {
+                        matches!(p.modifier, ParamModifier::In | ParamModifier::RefReadonly)
+                    }
+                    ArgModifier::None => {
+                        !matches!(p.modifier, ParamModifier::Out | ParamModifier::Ref)
+                    }
                 };
                 if !modifier_ok {
                     ok = false;
@@ -416,10 +470,17 @@ impl Resolver<'_> {
         match self.body.exprs.get(e.index()) {
             Some(Expr::Lambda(f)) => match self.delegate_signature(param) {
                 Some((ps, _)) => (ps.len() == f.params.len()).then_some(2),
-                None => matches!(param, Ty::Unknown | Ty::Param { .. }).then_some(1)
+                None => matches!(param, Ty::Unknown | Ty::Param { .. })
+                    .then_some(1)
                     .or_else(|| (param.def() == self.index.well_known.delegate).then_some(1))
                     // Expression<Func<..>> and other wrappers of delegates.
-                    .or_else(|| param.args().first().and_then(|a| self.delegate_signature(a)).map(|_| 1)),
+                    .or_else(|| {
+                        param
+                            .args()
+                            .first()
+                            .and_then(|a| self.delegate_signature(a))
+                            .map(|_| 1)
+                    }),
             },
             _ => Some(1),
         }
@@ -448,7 +509,11 @@ impl Resolver<'_> {
             if let (Some(t), Some(Some(slot))) = (t, mapping.get(i)) {
                 let p = &d.params[*slot as usize];
                 let pty = match (&p.ty, p.modifier) {
-                    (Ty::Array { elem, .. }, ParamModifier::Params) if !matches!(t, Ty::Array { .. }) => (**elem).clone(),
+                    (Ty::Array { elem, .. }, ParamModifier::Params)
+                        if !matches!(t, Ty::Array { .. }) =>
+                    {
+                        (**elem).clone()
+                    }
                     (pt, _) => pt.clone(),
                 };
                 unify(index, &pty, t, owner, &mut subst);
@@ -456,7 +521,12 @@ impl Resolver<'_> {
         }
         // Target-typed arguments, lambdas last so their parameters are known.
         let mut order: Vec<usize> = (0..args.len()).filter(|&i| arg_tys[i].is_none()).collect();
-        order.sort_by_key(|&i| matches!(self.body.exprs.get(args[i].value.index()), Some(Expr::Lambda(_))));
+        order.sort_by_key(|&i| {
+            matches!(
+                self.body.exprs.get(args[i].value.index()),
+                Some(Expr::Lambda(_))
+            )
+        });
         for i in order {
             let param_ty = mapping
                 .get(i)
@@ -465,12 +535,15 @@ impl Resolver<'_> {
                 .and_then(|s| d.params.get(s as usize))
                 .map(|p| p.ty.subst(&subst));
             let t = self.expr(args[i].value, param_ty.as_ref());
-            if let (Some(Some(slot)), Expr::Lambda(_)) = (mapping.get(i), self.body.expr(args[i].value)) {
+            if let (Some(Some(slot)), Expr::Lambda(_)) =
+                (mapping.get(i), self.body.expr(args[i].value))
+            {
                 // The lambda's return type binds the delegate's result type.
                 let p = &d.params[*slot as usize];
-                if let Some((_, ret)) = self.delegate_signature(&p.ty).or_else(|| {
-                    p.ty.args().first().and_then(|a| self.delegate_signature(a))
-                }) && let Some(lambda_ret) = self.lambda_result(args[i].value)
+                if let Some((_, ret)) = self
+                    .delegate_signature(&p.ty)
+                    .or_else(|| p.ty.args().first().and_then(|a| self.delegate_signature(a)))
+                    && let Some(lambda_ret) = self.lambda_result(args[i].value)
                 {
                     unify(index, &ret, &lambda_ret, owner, &mut subst);
                 }
@@ -493,7 +566,11 @@ impl Resolver<'_> {
     }
 
     /// Resolves a call through `Name(args)`/`recv.Name(args)` and records it.
-    pub(super) fn record_call(&mut self, call: ExprId, resolved: Option<(MemberId, CallBinding, Ty)>) -> Ty {
+    pub(super) fn record_call(
+        &mut self,
+        call: ExprId,
+        resolved: Option<(MemberId, CallBinding, Ty)>,
+    ) -> Ty {
         match resolved {
             Some((m, binding, ty)) => {
                 self.out.targets.insert(call, ExprTarget::Member(m));

@@ -209,7 +209,13 @@ impl<'a> Resolver<'a> {
             _ => None,
         });
         let is_async = self.body.is_async;
-        let ret = ret.map(|t| if is_async { self.unwrap_task(&t).unwrap_or(t) } else { t });
+        let ret = ret.map(|t| {
+            if is_async {
+                self.unwrap_task(&t).unwrap_or(t)
+            } else {
+                t
+            }
+        });
         self.returns.push(ret.clone());
         if let Some(init) = &self.body.ctor_init {
             let args = init.args.clone();

@@ -2,8 +2,8 @@
 
 use super::Resolver;
 use crate::hir::{
-    TypeRef,
-    CtorInitKind, Arg, ForeachTarget, LambdaBody, LocalDecl, Pat, PatId, Stmt, StmtId, SwitchLabel, UsingResource,
+    Arg, CtorInitKind, ForeachTarget, LambdaBody, LocalDecl, Pat, PatId, Stmt, StmtId, SwitchLabel,
+    TypeRef, UsingResource,
 };
 use crate::index::Ty;
 
@@ -68,14 +68,18 @@ impl Resolver<'_> {
                 let elem = if *is_await {
                     self.async_element_type(&coll)
                 } else {
-                    self.index.element_type(&coll).or_else(|| self.enumerator_current(&coll))
+                    self.index
+                        .element_type(&coll)
+                        .or_else(|| self.enumerator_current(&coll))
                 }
                 .unwrap_or(Ty::Unknown);
                 match target {
                     ForeachTarget::Binding(b) => {
                         let declared = self.body.binding(*b).ty.clone();
                         let ty = match declared {
-                            Some(t) if !matches!(t, crate::hir::TypeRef::Var) => self.resolve_type(&t),
+                            Some(t) if !matches!(t, crate::hir::TypeRef::Var) => {
+                                self.resolve_type(&t)
+                            }
                             _ => elem,
                         };
                         self.set_binding(*b, ty);
@@ -112,7 +116,12 @@ impl Resolver<'_> {
                 for c in catches.iter() {
                     let ty = match &c.ty {
                         Some(t) => self.resolve_type(t),
-                        None => self.index.well_known.exception.map(Ty::named).unwrap_or(Ty::Unknown),
+                        None => self
+                            .index
+                            .well_known
+                            .exception
+                            .map(Ty::named)
+                            .unwrap_or(Ty::Unknown),
                     };
                     if let Some(b) = c.binding {
                         self.set_binding(b, ty);
@@ -166,19 +175,23 @@ impl Resolver<'_> {
                 }
             }
             Stmt::YieldReturn(e) => {
-                let expected = self
-                    .returns
-                    .last()
-                    .cloned()
-                    .flatten()
-                    .and_then(|t| self.index.element_type(&t).or_else(|| self.async_element_type(&t)));
+                let expected = self.returns.last().cloned().flatten().and_then(|t| {
+                    self.index
+                        .element_type(&t)
+                        .or_else(|| self.async_element_type(&t))
+                });
                 self.expr(*e, expected.as_ref());
             }
             Stmt::LocalFunction(f) => {
                 let f = f.clone();
                 let ret = self.declare_local_function(&f);
-                let ret = if f.is_async { self.unwrap_task(&ret).unwrap_or(ret) } else { ret };
-                self.returns.push(Some(ret.clone()).filter(|t| !t.is_unknown()));
+                let ret = if f.is_async {
+                    self.unwrap_task(&ret).unwrap_or(ret)
+                } else {
+                    ret
+                };
+                self.returns
+                    .push(Some(ret.clone()).filter(|t| !t.is_unknown()));
                 match &f.body {
                     Some(LambdaBody::Block(s)) => self.stmt(*s),
                     Some(LambdaBody::Expr(e)) => {
@@ -193,7 +206,11 @@ impl Resolver<'_> {
 
     /// Types a local function's name (its return type) and parameters.
     fn declare_local_function(&mut self, f: &crate::hir::Function) -> Ty {
-        let ret = f.ret.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Ty::Unknown);
+        let ret = f
+            .ret
+            .as_ref()
+            .map(|t| self.resolve_type(t))
+            .unwrap_or(Ty::Unknown);
         if let Some(b) = f.binding {
             self.set_binding(b, ret.clone());
         }

@@ -5,9 +5,10 @@ use rlc_sharp::driver;
 fn main() {
     // Argument parsing and rendering are being written; this entry point runs the
     // pipeline on the given paths and prints one line per finding.
-    let paths: Vec<std::path::PathBuf> = std::env::args().skip(2).map(Into::into).collect();
+    let paths: Vec<std::path::PathBuf> = std::env::args().skip(2).filter(|a| !a.starts_with("--")).map(Into::into).collect();
     let opts = driver::RunOptions {
         paths,
+        infer: !std::env::args().any(|a| a == "--no-infer"),
         ..Default::default()
     };
     match driver::run(&opts) {

@@ -108,7 +108,7 @@ namespace DataAccess
 
         public int Deactivate(IEnumerable<int> ids)
         {
-            var transaction = _connection.BeginTransaction(); // LEAK: committed but never disposed
+            var transaction = _connection.BeginTransaction(); // LEAK: an empty list returns before Commit, leaving the transaction open
             var changed = 0;
             foreach (var id in ids)
             {
@@ -117,6 +117,10 @@ namespace DataAccess
                     command.Parameters.AddWithValue("@id", id);
                     changed += command.ExecuteNonQuery();
                 }
+            }
+            if (changed == 0)
+            {
+                return 0;
             }
             transaction.Commit();
             return changed;

@@ -6,13 +6,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use rlc_core::diagnostics::{Diagnostic, Label, Severity};
 use rlc_core::infer::{Inference, infer};
 use rlc_core::{CheckOptions, Checker};
-use rlc_core::diagnostics::{Diagnostic, Label, Severity};
 use rlc_core::{FileId, Span};
 use rlc_csharp::hir::SkipReason;
 use rlc_csharp::index::Index;
-use rlc_csharp::load::{LibraryText, Loaded, Lowered, embedded_library, load, lower_all, project_specs};
+use rlc_csharp::load::{
+    LibraryText, Loaded, Lowered, embedded_library, load, lower_all, project_specs,
+};
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
 
@@ -72,7 +74,9 @@ impl CheckRun {
             let f = &self.loaded.index.files[i];
             Some((f.source.path.as_path(), &f.source.text))
         } else {
-            self.extra_files.get(i - n).map(|f| (f.path.as_path(), f.text.as_str()))
+            self.extra_files
+                .get(i - n)
+                .map(|f| (f.path.as_path(), f.text.as_str()))
         }
     }
 }
@@ -89,10 +93,15 @@ pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
     let lowered = lower_all(&loaded.index);
     let lower = t.elapsed();
     let t = Instant::now();
-    let inference = opts.infer.then(|| infer(&loaded.index.program, &lowered.bodies));
+    let inference = opts
+        .infer
+        .then(|| infer(&loaded.index.program, &lowered.bodies));
     let infer_time = t.elapsed();
     let t = Instant::now();
-    let program = inference.as_ref().map(|i| &i.program).unwrap_or(&loaded.index.program);
+    let program = inference
+        .as_ref()
+        .map(|i| &i.program)
+        .unwrap_or(&loaded.index.program);
     let checker = Checker::new(program, &lowered.bodies, &opts.check);
     let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len())
         .into_par_iter()
@@ -162,7 +171,11 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
             _ => 0,
         };
         let end = line_end(text, start);
-        let mut d = Diagnostic::new("RLC9002", note.message.clone(), label(file, start, end, "here"));
+        let mut d = Diagnostic::new(
+            "RLC9002",
+            note.message.clone(),
+            label(file, start, end, "here"),
+        );
         if note.severity == NoteSeverity::Warning {
             d.severity = Severity::Warning;
         }
@@ -201,7 +214,10 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         let span = e.span.unwrap_or(Span::new(FileId(0), 0, 0));
         let mut d = Diagnostic::new(
             "RLC9004",
-            format!("internal error while analysing `{}`: {}; it is skipped", e.what, e.message),
+            format!(
+                "internal error while analysing `{}`: {}; it is skipped",
+                e.what, e.message
+            ),
             label(span.file, span.start, span.end, "in this declaration"),
         );
         d.help = Some("please report this at https://github.com/rlc-sharp/rlc-sharp/issues with the code that triggers it".into());
@@ -224,7 +240,11 @@ fn offset_of(text: &str, line: u32, col: u32) -> u32 {
     let idx = LineIndex::new(text);
     let start = idx.line_start(line.saturating_sub(1) as usize) as usize;
     let rest = text.get(start..).unwrap_or("");
-    let within: usize = rest.chars().take(col.saturating_sub(1) as usize).map(char::len_utf8).sum();
+    let within: usize = rest
+        .chars()
+        .take(col.saturating_sub(1) as usize)
+        .map(char::len_utf8)
+        .sum();
     (start + within) as u32
 }
 

@@ -5,7 +5,11 @@ use rlc_sharp::driver;
 fn main() {
     // Argument parsing and rendering are being written; this entry point runs the
     // pipeline on the given paths and prints one line per finding.
-    let paths: Vec<std::path::PathBuf> = std::env::args().skip(2).filter(|a| !a.starts_with("--")).map(Into::into).collect();
+    let paths: Vec<std::path::PathBuf> = std::env::args()
+        .skip(2)
+        .filter(|a| !a.starts_with("--"))
+        .map(Into::into)
+        .collect();
     let opts = driver::RunOptions {
         paths,
         infer: !std::env::args().any(|a| a == "--no-infer"),
@@ -14,11 +18,26 @@ fn main() {
     match driver::run(&opts) {
         Ok(run) => {
             for d in &run.diagnostics {
-                let (path, text) = run.file(d.primary.span.file).unwrap_or((std::path::Path::new("?"), ""));
-                let line = rlc_csharp::source::LineIndex::new(text).line_col(text, d.primary.span.start);
-                println!("{}:{}:{}: {}[{}] {}", path.display(), line.line, line.col, d.severity.as_str(), d.rule, d.message);
+                let (path, text) = run
+                    .file(d.primary.span.file)
+                    .unwrap_or((std::path::Path::new("?"), ""));
+                let line =
+                    rlc_csharp::source::LineIndex::new(text).line_col(text, d.primary.span.start);
+                println!(
+                    "{}:{}:{}: {}[{}] {}",
+                    path.display(),
+                    line.line,
+                    line.col,
+                    d.severity.as_str(),
+                    d.rule,
+                    d.message
+                );
             }
-            std::process::exit(i32::from(run.diagnostics.iter().any(|d| d.severity == rlc_core::diagnostics::Severity::Error)));
+            std::process::exit(i32::from(
+                run.diagnostics
+                    .iter()
+                    .any(|d| d.severity == rlc_core::diagnostics::Severity::Error),
+            ));
         }
         Err(e) => {
             eprintln!("error: {e}");

@@ -284,14 +284,6 @@ pub enum Verdict {
     Unknown,
 }
 
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Mode {
-    /// Find leaks (InitialObligations, exception model applies).
-    Check,
-    /// Verify seeded guarantees on normal paths.
-    Verify,
-}
-
 struct Entry {
     node: NodeId,
     fact: Fact,
@@ -309,7 +301,6 @@ struct Step {
 
 struct Engine<'c, 'a> {
     cx: &'c BodyCx<'a>,
-    mode: Mode,
     origins: Vec<Origin>,
     /// Origins created at a node while the analysis runs (store sites).
     site_origins: FxHashMap<(NodeId, bool), OriginId>,
@@ -328,7 +319,7 @@ struct Engine<'c, 'a> {
 
 /// Checks one body: Algorithm 1 from InitialObligations to the fixed point.
 pub fn check(cx: &BodyCx<'_>) -> Outcome {
-    let mut e = Engine::new(cx, Mode::Check);
+    let mut e = Engine::new(cx);
     e.initial_obligations();
     e.run();
     Outcome {
@@ -344,7 +335,7 @@ pub fn check(cx: &BodyCx<'_>) -> Outcome {
 /// holds there) one of `must_call` is called on the value before it is lost or
 /// the method returns.
 pub fn verify(cx: &BodyCx<'_>, seeds: &[(NodeId, Alias)], must_call: &MustCall) -> Verdict {
-    let mut e = Engine::new(cx, Mode::Verify);
+    let mut e = Engine::new(cx);
     let obligation = Obligation {
         must_call: must_call.clone(),
         declared_by: None,
@@ -382,11 +373,10 @@ fn intersect(a: &[Alias], b: &[Alias]) -> Vec<Alias> {
 }
 
 impl<'c, 'a> Engine<'c, 'a> {
-    fn new(cx: &'c BodyCx<'a>, mode: Mode) -> Engine<'c, 'a> {
+    fn new(cx: &'c BodyCx<'a>) -> Engine<'c, 'a> {
         let n = cx.body.nodes.len();
         Engine {
             cx,
-            mode,
             origins: Vec::new(),
             site_origins: FxHashMap::default(),
             arena: Vec::new(),
@@ -1167,10 +1157,10 @@ impl<'c, 'a> Engine<'c, 'a> {
         let believed = matches!(node.stmt, Stmt::Throw(_))
             || !self.is_disposal_call(node)
                 && match self.cx.checker.options.exception_model {
-                ExceptionModel::None => false,
-                ExceptionModel::Explicit => edge.explicit,
-                ExceptionModel::All => true,
-            };
+                    ExceptionModel::None => false,
+                    ExceptionModel::Explicit => edge.explicit,
+                    ExceptionModel::All => true,
+                };
         if !believed {
             return;
         }
@@ -1187,7 +1177,12 @@ impl<'c, 'a> Engine<'c, 'a> {
             return false;
         };
         let name = match &call.callee {
-            crate::ir::Callee::Method(m) => self.cx.checker.program.get_method(*m).map(|m| m.name.as_str()),
+            crate::ir::Callee::Method(m) => self
+                .cx
+                .checker
+                .program
+                .get_method(*m)
+                .map(|m| m.name.as_str()),
             crate::ir::Callee::Unresolved(n) => Some(n.rsplit('.').next().unwrap_or(n)),
             crate::ir::Callee::Delegate(_) => None,
         };

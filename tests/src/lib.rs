@@ -21,7 +21,12 @@ pub fn load_files(files: &[(&str, &str)]) -> (tempfile::TempDir, Loaded) {
     let project = ProjectSpec {
         name: "test".into(),
         sources,
-        defines: vec!["DEBUG".into(), "TRACE".into(), "NET".into(), "NET8_0_OR_GREATER".into()],
+        defines: vec![
+            "DEBUG".into(),
+            "TRACE".into(),
+            "NET".into(),
+            "NET8_0_OR_GREATER".into(),
+        ],
         references: Vec::new(),
         global_usings: Vec::new(),
     };

@@ -12,7 +12,11 @@ use rlc_tests::{data_dir, expect_markers, files_in};
 fn header_options(text: &str) -> (ExceptionModel, bool) {
     let mut model = ExceptionModel::Explicit;
     let mut infer = false;
-    if let Some(rest) = text.lines().next().and_then(|l| l.strip_prefix("// rlc-case:")) {
+    if let Some(rest) = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// rlc-case:"))
+    {
         for opt in rest.split_whitespace() {
             match opt {
                 "exception-model=none" => model = ExceptionModel::None,
@@ -36,7 +40,10 @@ fn case_corpus_matches_its_markers() {
         let text = std::fs::read_to_string(path).expect("read case file");
         let (exception_model, infer) = header_options(&text);
         let dir = tempfile::tempdir().expect("temp dir");
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("case.cs");
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("case.cs");
         let file = dir.path().join(name);
         std::fs::write(&file, &text).expect("write case");
         let mut opts = RunOptions {
@@ -53,11 +60,16 @@ fn case_corpus_matches_its_markers() {
         }
         let mut got: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
         for d in &run.diagnostics {
-            let Some((_, ftext)) = run.file(d.primary.span.file) else { continue };
+            let Some((_, ftext)) = run.file(d.primary.span.file) else {
+                continue;
+            };
             let line = rlc_csharp::source::LineIndex::new(ftext).line_of(d.primary.span.start) + 1;
-            got.entry(line).or_default().push((d.rule.to_string(), d.message.clone()));
+            got.entry(line)
+                .or_default()
+                .push((d.rule.to_string(), d.message.clone()));
         }
-        let lines: std::collections::BTreeSet<usize> = want.keys().chain(got.keys()).copied().collect();
+        let lines: std::collections::BTreeSet<usize> =
+            want.keys().chain(got.keys()).copied().collect();
         for line in lines {
             let mut w = want.get(&line).cloned().unwrap_or_default();
             let mut g: Vec<(String, String)> = got.get(&line).cloned().unwrap_or_default();

@@ -19,7 +19,9 @@ pub fn strip_annotations(text: &str) -> String {
     while let Some(open) = rest.find('[') {
         let after = &rest[open + 1..];
         let inner = after.trim_start_matches("return:").trim_start();
-        let name_len = inner.find(|c: char| !c.is_alphanumeric()).unwrap_or(inner.len());
+        let name_len = inner
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(inner.len());
         let name = &inner[..name_len];
         let close = after.find(']');
         let is_spec = NAMES.contains(&name) && close.is_some();
@@ -35,7 +37,10 @@ pub fn strip_annotations(text: &str) -> String {
         let line_start = out.rfind('\n').map(|i| i + 1).unwrap_or(0);
         if out[line_start..].trim().is_empty() && rest.starts_with(['\n', '\r']) {
             out.truncate(line_start);
-            rest = rest.trim_start_matches('\r').strip_prefix('\n').unwrap_or(rest);
+            rest = rest
+                .trim_start_matches('\r')
+                .strip_prefix('\n')
+                .unwrap_or(rest);
         } else {
             rest = rest.strip_prefix(' ').unwrap_or(rest);
         }
@@ -45,9 +50,13 @@ pub fn strip_annotations(text: &str) -> String {
 }
 
 /// (kind, declaration, attribute) of every spec fact with a given origin.
-fn spec_keys(p: &Program, want: impl Fn(&Provenance) -> bool) -> BTreeSet<(String, String, String)> {
+fn spec_keys(
+    p: &Program,
+    want: impl Fn(&Provenance) -> bool,
+) -> BTreeSet<(String, String, String)> {
     let mut out = BTreeSet::new();
-    let short = |t: rlc_core::program::TypeId| p.ty(t).name.rsplit('.').next().unwrap_or("").to_string();
+    let short =
+        |t: rlc_core::program::TypeId| p.ty(t).name.rsplit('.').next().unwrap_or("").to_string();
     for t in &p.types {
         if let Some((mc, prov)) = &t.must_call
             && want(prov)
@@ -64,7 +73,11 @@ fn spec_keys(p: &Program, want: impl Fn(&Provenance) -> bool) -> BTreeSet<(Strin
         if let Ownership::Owning(prov) = &f.ownership
             && want(prov)
         {
-            out.insert(("Owning field".into(), format!("{}.{}", short(f.owner), f.name), "Owning".into()));
+            out.insert((
+                "Owning field".into(),
+                format!("{}.{}", short(f.owner), f.name),
+                "Owning".into(),
+            ));
         }
     }
     for m in &p.methods {
@@ -90,7 +103,11 @@ fn spec_keys(p: &Program, want: impl Fn(&Provenance) -> bool) -> BTreeSet<(Strin
             };
             let mut methods = c.methods.clone();
             methods.sort();
-            out.insert(("Calls".into(), name.clone(), format!("Calls({target}, {})", methods.join(", "))));
+            out.insert((
+                "Calls".into(),
+                name.clone(),
+                format!("Calls({target}, {})", methods.join(", ")),
+            ));
         }
         for prm in &m.params {
             let pname = format!("{name}:{}", prm.name);
@@ -125,11 +142,17 @@ fn inference_recovers_the_annotations() {
     let mut per_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
     for path in &files {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("t.cs").to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("t.cs")
+            .to_string();
         let annotated = std::fs::read_to_string(path).expect("read");
         let (_d1, loaded) = load_files(&[(&name, &annotated)]);
         assert_eq!(loaded.syntax_error_files, 0, "{name} has syntax errors");
-        let expected = spec_keys(&loaded.index.program, |p| matches!(p, Provenance::Source(_)));
+        let expected = spec_keys(&loaded.index.program, |p| {
+            matches!(p, Provenance::Source(_))
+        });
         assert!(!expected.is_empty(), "{name} has no annotations");
         let stripped = strip_annotations(&annotated);
         let (_d2, twin) = load_files(&[(&name, &stripped)]);
@@ -150,7 +173,10 @@ fn inference_recovers_the_annotations() {
             }
         }
         for key in got.difference(&expected) {
-            failures.push(format!("{name}: inferred but not annotated: {} on {}", key.2, key.1));
+            failures.push(format!(
+                "{name}: inferred but not annotated: {} on {}",
+                key.2, key.1
+            ));
         }
     }
     println!("{:<16} {:>9} {:>7}", "attribute", "recovered", "rate");
@@ -158,8 +184,19 @@ fn inference_recovers_the_annotations() {
     for (kind, (found, total)) in &per_kind {
         all_found += found;
         all += total;
-        println!("{kind:<16} {:>4}/{:<4} {:>6.1}%", found, total, 100.0 * *found as f64 / *total as f64);
+        println!(
+            "{kind:<16} {:>4}/{:<4} {:>6.1}%",
+            found,
+            total,
+            100.0 * *found as f64 / *total as f64
+        );
     }
-    println!("{:<16} {:>4}/{:<4} {:>6.1}%", "total", all_found, all, 100.0 * all_found as f64 / all.max(1) as f64);
+    println!(
+        "{:<16} {:>4}/{:<4} {:>6.1}%",
+        "total",
+        all_found,
+        all,
+        100.0 * all_found as f64 / all.max(1) as f64
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -20,7 +20,11 @@ fn resolution_markers_hold() {
     let mut checked = 0;
     for path in files {
         let text = std::fs::read_to_string(&path).expect("read test file");
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("test.cs").to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("test.cs")
+            .to_string();
         let (_dir, loaded) = load_files(&[(&name, &text)]);
         let index = &loaded.index;
         let file = index
@@ -41,11 +45,17 @@ fn resolution_markers_hold() {
                 Some((t, target)) => (t.trim(), Some(target.trim())),
                 None => (m.text.trim(), None),
             };
-            let Some(fact) = facts.iter().find(|f| f.range.start == start && f.range.end == end) else {
+            let Some(fact) = facts
+                .iter()
+                .find(|f| f.range.start == start && f.range.end == end)
+            else {
                 let line_end = line_starts.get(m.line + 1).copied().unwrap_or(usize::MAX);
                 let on_line: Vec<&str> = facts
                     .iter()
-                    .filter(|f| (f.range.start as usize) >= line_starts[m.line] && (f.range.start as usize) < line_end)
+                    .filter(|f| {
+                        (f.range.start as usize) >= line_starts[m.line]
+                            && (f.range.start as usize) < line_end
+                    })
                     .map(|f| &text[f.range.start as usize..f.range.end as usize])
                     .collect();
                 failures.push(format!(
@@ -55,12 +65,18 @@ fn resolution_markers_hold() {
                 continue;
             };
             if !want_ty.is_empty() && fact.ty != want_ty {
-                failures.push(format!("{name}:{}: type is `{}`, expected `{want_ty}`", m.marker_line, fact.ty));
+                failures.push(format!(
+                    "{name}:{}: type is `{}`, expected `{want_ty}`",
+                    m.marker_line, fact.ty
+                ));
             }
             if let Some(want) = want_target
                 && fact.target.as_deref() != Some(want)
             {
-                failures.push(format!("{name}:{}: target is {:?}, expected `{want}`", m.marker_line, fact.target));
+                failures.push(format!(
+                    "{name}:{}: target is {:?}, expected `{want}`",
+                    m.marker_line, fact.target
+                ));
             }
         }
     }

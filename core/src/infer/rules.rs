@@ -248,7 +248,11 @@ impl State {
                 let methods = if d.transferred {
                     // The callee disposes it somehow; name the canonical alternative.
                     let ms = &ob.must_call.methods;
-                    let pick = if ms.iter().any(|m| m == "Dispose") { Some("Dispose".to_string()) } else { ms.first().cloned() };
+                    let pick = if ms.iter().any(|m| m == "Dispose") {
+                        Some("Dispose".to_string())
+                    } else {
+                        ms.first().cloned()
+                    };
                     pick.into_iter().collect()
                 } else {
                     d.methods.clone()

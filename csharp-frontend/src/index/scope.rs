@@ -310,12 +310,11 @@ impl Index {
                 .filter(|(d, _)| *d == level)
                 .filter_map(|(_, s)| usings_of(*s))
                 .collect();
-            if level == 0 {
-                if let Origin::Project(p) = ctx.origin
-                    && let Some(g) = self.global_usings.get(p as usize)
-                {
-                    usings.push(g);
-                }
+            if level == 0
+                && let Origin::Project(p) = ctx.origin
+                && let Some(g) = self.global_usings.get(p as usize)
+            {
+                usings.push(g);
             }
             chain.push((ns, usings));
         }

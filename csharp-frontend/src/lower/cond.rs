@@ -138,7 +138,6 @@ impl Lowerer<'_> {
                 self.jump_to(matched);
             }
             Pat::Declaration { ty: _, binding } => {
-                let binding = binding;
                 self.not_null_then(v, failed, range, |l| {
                     let bind = l.new_label(range);
                     l.type_test(p, v, bind, failed);

@@ -716,7 +716,7 @@ impl Lowerer<'_> {
                     Some(mid) => Callee::Method(mid),
                     None => Callee::Unresolved(name),
                 };
-                let out = self.emit_call_typed(
+                self.emit_call_typed(
                     e,
                     callee,
                     CallKind::Ordinary,
@@ -724,8 +724,7 @@ impl Lowerer<'_> {
                     ir_args,
                     awaited,
                     result_ty,
-                );
-                out
+                )
             }
             Some(ExprTarget::DelegateInvoke) => {
                 let is_local_fn = matches!(&callee_expr, Some(Expr::Local(b)) if self.hir.binding(*b).kind == crate::hir::BindingKind::LocalFunction);

@@ -170,7 +170,9 @@ impl Lowerer<'_> {
                         let v = self.operand_var(op, *e);
                         // The temporary lives as long as the using.
                         self.temps.retain(|t| *t != v);
-                        self.scopes.last_mut().map(|s| s.vars.push(v));
+                        if let Some(s) = self.scopes.last_mut() {
+                            s.vars.push(v);
+                        }
                         vec![v]
                     }
                 };

@@ -25,10 +25,10 @@ fn unify_depth(
         return;
     }
     match param {
-        Ty::Param { owner: o, index: i } if *o == owner => {
-            if subst.get(owner, *i).is_none_or(Ty::is_unknown) {
-                subst.bind(owner, *i, arg.clone());
-            }
+        Ty::Param { owner: o, index: i }
+            if *o == owner && subst.get(owner, *i).is_none_or(Ty::is_unknown) =>
+        {
+            subst.bind(owner, *i, arg.clone());
         }
         Ty::Named { def, args } if !args.is_empty() => {
             let matched = if arg.def() == Some(*def) {

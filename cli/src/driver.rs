@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use rlc_core::infer::{Inference, infer};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::diagnostics::{Diagnostic, Label, Severity};
 use rlc_core::{FileId, Span};
@@ -22,6 +23,8 @@ pub struct RunOptions {
     pub check: CheckOptions,
     /// Extra library specs (from `rlc-sharp.toml`).
     pub extra_library: Vec<LibraryText>,
+    /// Use inferred specifications (`--no-infer` turns this off).
+    pub infer: bool,
 }
 
 /// A file a diagnostic may point into that is not C# source (a project file, the
@@ -38,6 +41,7 @@ pub struct PhaseTimings {
     pub read_parse: Duration,
     pub index: Duration,
     pub lower: Duration,
+    pub infer: Duration,
     pub check: Duration,
 }
 
@@ -46,6 +50,8 @@ pub struct CheckRun {
     pub workspace: Workspace,
     pub loaded: Loaded,
     pub lowered: Lowered,
+    /// The inferred specifications, when inference ran.
+    pub inference: Option<Inference>,
     /// Findings and notes, in a deterministic order.
     pub diagnostics: Vec<Diagnostic>,
     /// Files after the index's own: `FileId(index.files.len() + i)`.
@@ -83,7 +89,11 @@ pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
     let lowered = lower_all(&loaded.index);
     let lower = t.elapsed();
     let t = Instant::now();
-    let checker = Checker::new(&loaded.index.program, &lowered.bodies, &opts.check);
+    let inference = opts.infer.then(|| infer(&loaded.index.program, &lowered.bodies));
+    let infer_time = t.elapsed();
+    let t = Instant::now();
+    let program = inference.as_ref().map(|i| &i.program).unwrap_or(&loaded.index.program);
+    let checker = Checker::new(program, &lowered.bodies, &opts.check);
     let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len())
         .into_par_iter()
         .flat_map_iter(|i| checker.check_body(i))
@@ -97,8 +107,10 @@ pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
             read_parse: loaded.timings.read_parse,
             index: loaded.timings.index,
             lower,
+            infer: infer_time,
             check,
         },
+        inference,
         loaded,
         lowered,
         diagnostics: Vec::new(),

@@ -1,6 +1,6 @@
 //! rlc-sharp: a resource-leak checker for C# projects.
 
-mod driver;
+use rlc_sharp::driver;
 
 fn main() {
     // Argument parsing and rendering are being written; this entry point runs the

@@ -25,6 +25,7 @@ pub mod collections;
 pub mod consistency;
 mod context;
 pub mod diagnostics;
+pub mod infer;
 pub mod ir;
 pub mod must_call;
 pub mod ownership;

@@ -14,7 +14,7 @@ use std::path::{Component, Path};
 use codespan_reporting::diagnostic::Diagnostic as Report;
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::termcolor::{Ansi, ColorSpec, NoColor, WriteColor};
-use codespan_reporting::term::{Config, StylesWriter, Styles, emit_to_write_style};
+use codespan_reporting::term::{Chars, Config, Styles, StylesWriter, emit_to_write_style};
 use rlc_core::diagnostics::{Diagnostic, Severity};
 use rlc_core::program::Provenance;
 use rlc_core::{FileId, Span};
@@ -293,7 +293,11 @@ pub(crate) fn emit<'f, F: Files<'f, FileId = I> + ?Sized, I>(
     files: &'f F,
     reports: &[Report<I>],
 ) -> Result<(), FilesError> {
-    let config = Config::default();
+    // rustc's ASCII drawing (`-->`, `|`, `^^^`) reads well in every terminal and log.
+    let config = Config {
+        chars: Chars::ascii(),
+        ..Config::default()
+    };
     let styles = Styles::default();
     let mut writer = StylesWriter::new(out, &styles);
     for r in reports {

@@ -36,15 +36,13 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check projects for resource leaks (exit status 1 if any error-level finding).
-    #[command(
-        long_about = "Check projects for resource leaks.\n\n\
+    #[command(long_about = "Check projects for resource leaks.\n\n\
             PATH may be a directory (the solution or projects in it are found, else its .cs \
             files), a .sln/.slnx/.slnf, a .csproj, or a .cs file. Settings are read from the \
             nearest rlc-sharp.toml above the first PATH unless --config is given; options on \
             the command line override it.\n\n\
             Exit status: 0 when no error-level finding, 1 when there is one, 2 on a usage, \
-            configuration or input error."
-    )]
+            configuration or input error.")]
     Check(CheckArgs),
     /// Show what a rule means and how to fix its findings; with no rule, list all rules.
     Explain(ExplainArgs),
@@ -57,12 +55,10 @@ pub enum Command {
     )]
     Infer(InferArgs),
     /// Add the annotation attributes and a starter rlc-sharp.toml to a project.
-    #[command(
-        long_about = "Prepare a project for rlc-sharp.\n\n\
+    #[command(long_about = "Prepare a project for rlc-sharp.\n\n\
             Writes RlcSharp.Annotations.cs (the [Owning], [MustCall], ... attribute types) \
             into the project's directory and a commented rlc-sharp.toml next to it, unless \
-            they exist."
-    )]
+            they exist.")]
     Init(InitArgs),
     /// Internal views for debugging rlc-sharp itself.
     #[command(hide = true, subcommand)]
@@ -214,7 +210,9 @@ impl ColorChoice {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            ColorChoice::Auto => {
+                is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
         }
     }
 }
@@ -256,7 +254,9 @@ mod tests {
         ])
         .expect("parses");
         assert_eq!(cli.color, ColorChoice::Never);
-        let Command::Check(c) = cli.command else { panic!("not check") };
+        let Command::Check(c) = cli.command else {
+            panic!("not check")
+        };
         assert_eq!(c.paths, [PathBuf::from("a.sln"), PathBuf::from("b")]);
         assert_eq!(c.format, Format::Sarif);
         assert_eq!(c.output, Some(PathBuf::from("out.sarif")));
@@ -267,11 +267,15 @@ mod tests {
 
     #[test]
     fn defaults() {
-        let Command::Check(c) = parse(&["check"]).expect("parses").command else { panic!("not check") };
+        let Command::Check(c) = parse(&["check"]).expect("parses").command else {
+            panic!("not check")
+        };
         assert!(c.paths.is_empty());
         assert_eq!(c.format, Format::Human);
         assert_eq!(c.exception_model, None);
-        let Command::Infer(i) = parse(&["infer"]).expect("parses").command else { panic!("not infer") };
+        let Command::Infer(i) = parse(&["infer"]).expect("parses").command else {
+            panic!("not infer")
+        };
         assert_eq!(i.format, InferFormat::Diff);
         assert!(!i.apply && !i.check);
     }
@@ -288,28 +292,52 @@ mod tests {
             &[],
         ] {
             let err = parse(args).expect_err("rejected");
-            assert_eq!(err.exit_code(), crate::exit::USAGE_ERROR as i32, "{args:?}: {err}");
+            assert_eq!(
+                err.exit_code(),
+                crate::exit::USAGE_ERROR as i32,
+                "{args:?}: {err}"
+            );
         }
-        assert_eq!(parse(&["--help"]).expect_err("help").kind(), ErrorKind::DisplayHelp);
+        assert_eq!(
+            parse(&["--help"]).expect_err("help").kind(),
+            ErrorKind::DisplayHelp
+        );
         assert_eq!(parse(&["--help"]).expect_err("help").exit_code(), 0);
     }
 
     #[test]
     fn explain_init_and_hidden_debug() {
-        let Command::Explain(e) = parse(&["explain", "resource-leak"]).expect("parses").command else {
+        let Command::Explain(e) = parse(&["explain", "resource-leak"])
+            .expect("parses")
+            .command
+        else {
             panic!("not explain")
         };
         assert_eq!(e.rule.as_deref(), Some("resource-leak"));
-        assert!(matches!(parse(&["explain"]).expect("parses").command, Command::Explain(ExplainArgs { rule: None })));
-        assert!(matches!(parse(&["init"]).expect("parses").command, Command::Init(InitArgs { project: None })));
+        assert!(matches!(
+            parse(&["explain"]).expect("parses").command,
+            Command::Explain(ExplainArgs { rule: None })
+        ));
+        assert!(matches!(
+            parse(&["init"]).expect("parses").command,
+            Command::Init(InitArgs { project: None })
+        ));
         let Command::Debug(DebugCommand::Ir { file, method }) =
-            parse(&["debug", "ir", "A.cs", "--method", "Run"]).expect("parses").command
+            parse(&["debug", "ir", "A.cs", "--method", "Run"])
+                .expect("parses")
+                .command
         else {
             panic!("not debug ir")
         };
-        assert_eq!((file, method.as_deref()), (PathBuf::from("A.cs"), Some("Run")));
+        assert_eq!(
+            (file, method.as_deref()),
+            (PathBuf::from("A.cs"), Some("Run"))
+        );
         let help = Cli::command().render_help().to_string();
-        assert!(help.contains("check") && help.contains("explain") && !help.contains("debug"), "{help}");
+        assert!(
+            help.contains("check") && help.contains("explain") && !help.contains("debug"),
+            "{help}"
+        );
     }
 
     #[test]

@@ -27,6 +27,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rlc_attributes::library::LibraryFile;
 use rlc_core::diagnostics::{Severity, rule};
 use rlc_core::{CheckOptions, ExceptionModel};
+use rlc_csharp::load::LibraryText;
 use rlc_csharp::suppress::{Level, RuleLevels};
 use serde::Deserialize;
 use toml::Spanned;
@@ -75,15 +76,31 @@ pub struct Config {
     /// Levels by rule id.
     pub levels: RuleLevels,
     /// The `usings` and `[[type]]` entries, for the front end's library model.
-    /// Their spans are byte ranges in [`ConfigLibrary::text`].
     pub library: Option<ConfigLibrary>,
 }
 
+/// The library part of a config: what the driver hands to the front end.
 #[derive(Debug)]
 pub struct ConfigLibrary {
+    /// The config file, where problems with the entries are reported.
     pub path: PathBuf,
+    /// The config's text with everything but `usings` and `[[type]]` blanked
+    /// out, so that it reads as a library model file and its byte offsets
+    /// (and so line and column numbers) are those of the config file.
     pub text: String,
+    /// The entries, parsed; their spans are byte ranges in the config file.
     pub file: LibraryFile,
+}
+
+impl ConfigLibrary {
+    /// The entries as the front end's loader takes library files.
+    pub fn library_text(&self) -> LibraryText {
+        LibraryText {
+            name: self.path.display().to_string(),
+            text: self.text.clone(),
+            path: Some(self.path.clone()),
+        }
+    }
 }
 
 /// What `check` runs with once the command line has overridden the config.
@@ -112,10 +129,14 @@ impl Config {
     pub fn parse(path: &Path, text: String) -> Result<Config, ConfigError> {
         let mut problems = Vec::new();
         match parse_document(path, &text, &mut problems) {
-            Some((mut config, library)) if problems.is_empty() => {
+            Some(Document {
+                mut config,
+                library,
+                not_library,
+            }) if problems.is_empty() => {
                 config.library = library.map(|file| ConfigLibrary {
                     path: path.to_path_buf(),
-                    text,
+                    text: blank(&text, &not_library),
                     file,
                 });
                 Ok(config)
@@ -133,14 +154,16 @@ impl Config {
 
     /// The settings for `check`: command-line options win over the config.
     pub fn check_settings(&self, args: &CheckArgs) -> CheckSettings {
+        let mut options = CheckOptions::default();
+        if let Some(model) = args
+            .exception_model
+            .map(ExceptionModel::from)
+            .or(self.exception_model)
+        {
+            options.exception_model = model;
+        }
         CheckSettings {
-            options: CheckOptions {
-                exception_model: args
-                    .exception_model
-                    .map(ExceptionModel::from)
-                    .or(self.exception_model)
-                    .unwrap_or_default(),
-            },
+            options,
             infer: !args.no_infer && self.infer.unwrap_or(true),
         }
     }
@@ -153,8 +176,14 @@ pub fn find(start: &Path) -> Option<PathBuf> {
         .canonicalize()
         .or_else(|_| std::path::absolute(start))
         .ok()?;
-    let dir = if start.is_file() { start.parent()? } else { &start };
-    dir.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
+    let dir = if start.is_file() {
+        start.parent()?
+    } else {
+        &start
+    };
+    dir.ancestors()
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file())
 }
 
 /// `[check] exclude` globs, matched against paths relative to the config's directory.
@@ -176,17 +205,33 @@ impl Exclude {
         if self.globs.is_empty() {
             return false;
         }
-        let Ok(path) = std::path::absolute(path) else { return false };
-        let Ok(relative) = path.strip_prefix(&self.base) else { return false };
-        relative.ancestors().filter(|p| !p.as_os_str().is_empty()).any(|p| self.globs.is_match(p))
+        // The base is canonical (see `find`); the path may reach it through a symlink.
+        let under_base = |p: PathBuf| p.strip_prefix(&self.base).ok().map(Path::to_path_buf);
+        let relative = std::path::absolute(path)
+            .ok()
+            .and_then(under_base)
+            .or_else(|| path.canonicalize().ok().and_then(under_base));
+        relative.is_some_and(|relative| {
+            relative
+                .ancestors()
+                .filter(|p| !p.as_os_str().is_empty())
+                .any(|p| self.globs.is_match(p))
+        })
     }
 }
 
 /// Why a config could not be used.
 #[derive(Debug)]
 pub enum ConfigError {
-    Io { path: PathBuf, error: std::io::Error },
-    Invalid { path: PathBuf, text: String, problems: Vec<Problem> },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Invalid {
+        path: PathBuf,
+        text: String,
+        problems: Vec<Problem>,
+    },
 }
 
 /// One mistake in a config, at a byte range of it.
@@ -227,7 +272,11 @@ impl ConfigError {
                     &format!("cannot read the config file `{}`: {error}", path.display()),
                 );
             }
-            ConfigError::Invalid { path, text, problems } => {
+            ConfigError::Invalid {
+                path,
+                text,
+                problems,
+            } => {
                 let file = SimpleFile::new(path.display().to_string(), text.as_str());
                 let reports: Vec<Report<()>> = problems
                     .iter()
@@ -236,13 +285,19 @@ impl ConfigError {
                         let start = p.span.start.min(end);
                         Report::error()
                             .with_message(&p.message)
-                            .with_labels(vec![Label::primary((), start..end).with_message(&p.label)])
+                            .with_labels(vec![
+                                Label::primary((), start..end).with_message(&p.label),
+                            ])
                             .with_notes(p.help.iter().map(|h| format!("help: {h}")).collect())
                     })
                     .collect();
                 if emit(&mut out, &file, &reports).is_err() {
                     for p in problems {
-                        let _ = headline(&mut out, Severity::Error, &format!("{}: {}", path.display(), p.message));
+                        let _ = headline(
+                            &mut out,
+                            Severity::Error,
+                            &format!("{}: {}", path.display(), p.message),
+                        );
                     }
                 }
             }
@@ -254,7 +309,11 @@ impl ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConfigError::Io { path, error } => write!(f, "cannot read the config file `{}`: {error}", path.display()),
+            ConfigError::Io { path, error } => write!(
+                f,
+                "cannot read the config file `{}`: {error}",
+                path.display()
+            ),
             ConfigError::Invalid { path, problems, .. } => {
                 write!(f, "invalid config file `{}`", path.display())?;
                 for p in problems {
@@ -271,8 +330,16 @@ impl std::error::Error for ConfigError {}
 const TOP_LEVEL: [&str; 4] = ["check", "rules", "usings", "type"];
 const CHECK_KEYS: [&str; 3] = ["exception-model", "exclude", "infer"];
 
+/// A config as read, before it is checked for problems.
+struct Document {
+    config: Config,
+    library: Option<LibraryFile>,
+    /// Byte ranges of the `[check]` and `[rules]` settings: what is not library model.
+    not_library: Vec<Range<usize>>,
+}
+
 /// Collects every problem it can find; `None` when the TOML itself does not parse.
-fn parse_document(path: &Path, text: &str, problems: &mut Vec<Problem>) -> Option<(Config, Option<LibraryFile>)> {
+fn parse_document(path: &Path, text: &str, problems: &mut Vec<Problem>) -> Option<Document> {
     let root = match DeTable::parse(text) {
         Ok(root) => root,
         Err(e) => {
@@ -291,37 +358,100 @@ fn parse_document(path: &Path, text: &str, problems: &mut Vec<Problem>) -> Optio
         ..Config::default()
     };
     let mut library = DeTable::new();
+    let mut not_library = Vec::new();
     for (key, value) in root.into_inner() {
         match key.get_ref().as_ref() {
-            "check" => {
-                if let Some(table) = table(&key, &value, problems) {
+            name @ ("check" | "rules") => {
+                let Some(table) = table(&key, &value, problems) else {
+                    continue;
+                };
+                not_library.extend(setting_ranges(text, &key, &value, table));
+                if name == "check" {
                     read_check(path, table, &mut config, problems);
-                }
-            }
-            "rules" => {
-                if let Some(table) = table(&key, &value, problems) {
+                } else {
                     config.levels = read_rules(text, table, problems);
                 }
             }
             "usings" | "type" => {
                 library.insert(key, value);
             }
-            other => problems.push(unknown_key(other, key.span(), &TOP_LEVEL, "a top-level key")),
+            other => problems.push(unknown_key(
+                other,
+                key.span(),
+                &TOP_LEVEL,
+                "a top-level key",
+            )),
         }
     }
-    if library.is_empty() {
-        return Some((config, None));
-    }
-    match LibraryFile::deserialize(Deserializer::from(Spanned::new(root_span, library))) {
-        Ok(file) => Some((config, Some(file))),
-        Err(e) => {
-            problems.push(
-                Problem::new(e.message().trim_end().to_string(), e.span().unwrap_or(0..0), "here")
+    let library = if library.is_empty() {
+        None
+    } else {
+        match LibraryFile::deserialize(Deserializer::from(Spanned::new(root_span, library))) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                problems.push(
+                    Problem::new(
+                        e.message().trim_end().to_string(),
+                        e.span().unwrap_or(0..0),
+                        "here",
+                    )
                     .help("`[[type]]` entries use the format of rlc-sharp's library model"),
-            );
-            Some((config, None))
+                );
+                None
+            }
+        }
+    };
+    Some(Document {
+        config,
+        library,
+        not_library,
+    })
+}
+
+/// Where a `[check]` or `[rules]` table is written: its `[header]`, or the
+/// whole `key = { ... }` of an inline table, and each setting from the start of
+/// its line (which a dotted `check.infer = ...` key starts) to its value's end.
+/// Only meaningful for a config without problems, where every setting is a
+/// plain value.
+fn setting_ranges(
+    text: &str,
+    key: &Spanned<std::borrow::Cow<'_, str>>,
+    value: &Spanned<DeValue<'_>>,
+    table: &DeTable<'_>,
+) -> Vec<Range<usize>> {
+    let line_start = |at: usize| {
+        text.get(..at)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |i| i + 1)
+    };
+    let written = text.get(value.span()).unwrap_or("");
+    let mut ranges = Vec::new();
+    if written.starts_with('{') {
+        ranges.push(line_start(key.span().start)..value.span().end);
+    } else if written.starts_with('[') {
+        ranges.push(value.span());
+    }
+    ranges.extend(
+        table
+            .iter()
+            .map(|(k, v)| line_start(k.span().start)..v.span().end),
+    );
+    ranges
+}
+
+/// `text` with the bytes in `ranges` replaced by spaces, line breaks kept.
+fn blank(text: &str, ranges: &[Range<usize>]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for r in ranges {
+        let end = r.end.min(bytes.len());
+        for b in bytes.get_mut(r.start.min(end)..end).into_iter().flatten() {
+            if !matches!(*b, b'\n' | b'\r') {
+                *b = b' ';
+            }
         }
     }
+    // Whole UTF-8 sequences become spaces, so the result stays valid UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn table<'a, 'i>(
@@ -350,8 +480,12 @@ fn read_check(path: &Path, table: &DeTable<'_>, config: &mut Config, problems: &
                 Some(s) => match <ExceptionModelArg as clap::ValueEnum>::from_str(s, false) {
                     Ok(m) => config.exception_model = Some(m.into()),
                     Err(_) => problems.push(
-                        Problem::new(format!("unknown exception model `{s}`"), value.span(), "not a model")
-                            .help("use \"none\", \"explicit\" or \"all\""),
+                        Problem::new(
+                            format!("unknown exception model `{s}`"),
+                            value.span(),
+                            "not a model",
+                        )
+                        .help("use \"none\", \"explicit\" or \"all\""),
                     ),
                 },
                 None => problems.push(wrong_type(name, "a string", value)),
@@ -361,9 +495,11 @@ fn read_check(path: &Path, table: &DeTable<'_>, config: &mut Config, problems: &
                 None => problems.push(wrong_type(name, "true or false", value)),
             },
             "exclude" => config.exclude = read_exclude(path, value, problems),
-            _ => problems.push(misplaced(name, key.span()).unwrap_or_else(|| {
-                unknown_key(name, key.span(), &CHECK_KEYS, "a key of [check]")
-            })),
+            _ => {
+                problems.push(misplaced(name, key.span()).unwrap_or_else(|| {
+                    unknown_key(name, key.span(), &CHECK_KEYS, "a key of [check]")
+                }))
+            }
         }
     }
 }
@@ -380,7 +516,10 @@ fn read_exclude(path: &Path, value: &Spanned<DeValue<'_>>, problems: &mut Vec<Pr
             continue;
         };
         // Like .gitignore: `*` stays within a directory, `**` crosses them.
-        match GlobBuilder::new(pattern.trim_end_matches('/')).literal_separator(true).build() {
+        match GlobBuilder::new(pattern.trim_end_matches('/'))
+            .literal_separator(true)
+            .build()
+        {
             Ok(glob) => {
                 set.add(glob);
             }
@@ -391,14 +530,22 @@ fn read_exclude(path: &Path, value: &Spanned<DeValue<'_>>, problems: &mut Vec<Pr
             )),
         }
     }
-    let base = path
+    let dir = path
         .parent()
-        .map(|dir| std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
-        .unwrap_or_default();
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let base = dir
+        .canonicalize()
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_path_buf());
     match set.build() {
         Ok(globs) => Exclude { base, globs },
         Err(e) => {
-            problems.push(Problem::new(format!("invalid globs: {e}"), value.span(), "these globs"));
+            problems.push(Problem::new(
+                format!("invalid globs: {e}"),
+                value.span(),
+                "these globs",
+            ));
             Exclude::default()
         }
     }
@@ -414,10 +561,18 @@ fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> R
         let name = key.get_ref().as_ref();
         let Some(r) = rule(name) else {
             let problem = misplaced(name, key.span()).unwrap_or_else(|| {
-                let ids = rlc_core::diagnostics::RULES.iter().flat_map(|r| [r.id, r.name]);
-                let p = Problem::new(format!("no rule is called `{name}`"), key.span(), "unknown rule");
+                let ids = rlc_core::diagnostics::RULES
+                    .iter()
+                    .flat_map(|r| [r.id, r.name]);
+                let p = Problem::new(
+                    format!("no rule is called `{name}`"),
+                    key.span(),
+                    "unknown rule",
+                );
                 match closest(name, ids).first() {
-                    Some(near) => p.help(format!("did you mean `{near}`? `rlc-sharp explain` lists every rule")),
+                    Some(near) => p.help(format!(
+                        "did you mean `{near}`? `rlc-sharp explain` lists every rule"
+                    )),
                     None => p.help("`rlc-sharp explain` lists every rule"),
                 }
             });
@@ -425,10 +580,19 @@ fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> R
             continue;
         };
         if let Some((_, first)) = seen.iter().find(|(id, _)| *id == r.id) {
-            let line = text.get(..first.start).map_or(0, |t| t.matches('\n').count()) + 1;
+            let line = text
+                .get(..first.start)
+                .map_or(0, |t| t.matches('\n').count())
+                + 1;
             problems.push(
-                Problem::new(format!("{} ({}) is set twice", r.id, r.name), key.span(), "set again here")
-                    .help(format!("it is first set on line {line}; keep one of the two")),
+                Problem::new(
+                    format!("{} ({}) is set twice", r.id, r.name),
+                    key.span(),
+                    "set again here",
+                )
+                .help(format!(
+                    "it is first set on line {line}; keep one of the two"
+                )),
             );
             continue;
         }
@@ -438,8 +602,12 @@ fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> R
                 levels.insert(r.id, level);
             }
             Some((s, None)) => problems.push(
-                Problem::new(format!("unknown level `{s}` for {}", r.id), value.span(), "not a level")
-                    .help("use \"error\", \"warning\", \"note\" or \"off\""),
+                Problem::new(
+                    format!("unknown level `{s}` for {}", r.id),
+                    value.span(),
+                    "not a level",
+                )
+                .help("use \"error\", \"warning\", \"note\" or \"off\""),
             ),
             None => problems.push(wrong_type(name, "a level string", value)),
         }
@@ -450,7 +618,12 @@ fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> R
 /// Top-level keys written under a table header by mistake.
 fn misplaced(name: &str, span: Range<usize>) -> Option<Problem> {
     matches!(name, "usings" | "type" | "check" | "rules").then(|| {
-        Problem::new(format!("`{name}` is not allowed here"), span, "inside a table").help(format!(
+        Problem::new(
+            format!("`{name}` is not allowed here"),
+            span,
+            "inside a table",
+        )
+        .help(format!(
             "`{name}` belongs at the top level: move it above the first `[table]` header"
         ))
     })
@@ -460,7 +633,14 @@ fn unknown_key(name: &str, span: Range<usize>, known: &[&str], what: &str) -> Pr
     let p = Problem::new(format!("unknown key `{name}`"), span, format!("not {what}"));
     match closest(name, known.iter().copied()).first() {
         Some(near) => p.help(format!("did you mean `{near}`?")),
-        None => p.help(format!("expected one of {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))),
+        None => p.help(format!(
+            "expected one of {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 
@@ -483,3 +663,5 @@ fn a_type(v: &DeValue<'_>) -> &'static str {
         DeValue::Table(_) => "a table",
     }
 }
+#[cfg(test)]
+mod tests;

@@ -64,8 +64,16 @@ mod tests {
 
     #[test]
     fn other_outcomes() {
-        assert_eq!(status(Outcome::InferChecked { would_change: true }), FINDINGS);
-        assert_eq!(status(Outcome::InferChecked { would_change: false }), SUCCESS);
+        assert_eq!(
+            status(Outcome::InferChecked { would_change: true }),
+            FINDINGS
+        );
+        assert_eq!(
+            status(Outcome::InferChecked {
+                would_change: false
+            }),
+            SUCCESS
+        );
         assert_eq!(status(Outcome::Done), SUCCESS);
         assert_eq!(status(Outcome::Failed), USAGE_ERROR);
     }

@@ -129,12 +129,22 @@ mod tests {
 
     #[test]
     fn pages_by_id_or_name_in_any_case() {
-        for q in ["RLC0001", "rlc0001", "resource-leak", "Resource-Leak", " RLC0001 "] {
+        for q in [
+            "RLC0001",
+            "rlc0001",
+            "resource-leak",
+            "Resource-Leak",
+            " RLC0001 ",
+        ] {
             let page = explain(Some(q)).expect("found");
             assert!(page.starts_with("# RLC0001"), "{q}: {page}");
             assert!(page.ends_with('\n'));
         }
-        assert!(explain(Some("owning-field-not-disposed")).expect("found").contains("RLC0003"));
+        assert!(
+            explain(Some("owning-field-not-disposed"))
+                .expect("found")
+                .contains("RLC0003")
+        );
     }
 
     #[test]
@@ -142,7 +152,11 @@ mod tests {
         let list = explain(None).expect("list");
         for r in RULES {
             let line = list.lines().find(|l| l.starts_with(r.id)).expect("listed");
-            assert!(line.contains(r.name) && line.contains(r.default_severity.as_str()) && line.contains(r.summary));
+            assert!(
+                line.contains(r.name)
+                    && line.contains(r.default_severity.as_str())
+                    && line.contains(r.summary)
+            );
         }
     }
 
@@ -153,7 +167,10 @@ mod tests {
         let err = find("resource-leek").expect_err("unknown");
         assert_eq!(err.suggestions.first().map(|r| r.id), Some("RLC0001"));
         let text = find("leak").expect_err("unknown").to_string();
-        assert!(text.contains("resource-leak") && text.contains("did you mean"), "{text}");
+        assert!(
+            text.contains("resource-leak") && text.contains("did you mean"),
+            "{text}"
+        );
         let err = find("zzz").expect_err("unknown");
         assert!(err.suggestions.is_empty());
         assert!(err.to_string().starts_with("no rule is called `zzz`"));
@@ -164,6 +181,9 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("exclude", "exclude"), 0);
-        assert_eq!(closest("exlude", ["exclude", "infer", "exception-model"]), ["exclude"]);
+        assert_eq!(
+            closest("exlude", ["exclude", "infer", "exception-model"]),
+            ["exclude"]
+        );
     }
 }

@@ -15,7 +15,10 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>) -> String {
             Severity::Note => "notice",
         };
         let mut props = Vec::new();
-        if let (Some(file), Some(r)) = (sources.name(d.primary.span.file), sources.region(d.primary.span)) {
+        if let (Some(file), Some(r)) = (
+            sources.name(d.primary.span.file),
+            sources.region(d.primary.span),
+        ) {
             props.push(format!("file={}", escape_property(file)));
             props.push(format!("line={}", r.start_line));
             props.push(format!("col={}", r.start_column));
@@ -40,14 +43,20 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>) -> String {
         if let Some(help) = &d.help {
             message.push_str(&format!("\nhelp: {help}"));
         }
-        out.push_str(&format!("::{command} {}::{}\n", props.join(","), escape_data(&message)));
+        out.push_str(&format!(
+            "::{command} {}::{}\n",
+            props.join(","),
+            escape_data(&message)
+        ));
     }
     out
 }
 
 /// Escapes a command's message.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a property value, where `:` and `,` are delimiters too.
@@ -61,7 +70,10 @@ mod tests {
 
     #[test]
     fn escaping() {
-        assert_eq!(escape_data("100% done\r\nnext: a, b"), "100%25 done%0D%0Anext: a, b");
+        assert_eq!(
+            escape_data("100% done\r\nnext: a, b"),
+            "100%25 done%0D%0Anext: a, b"
+        );
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }
 }

@@ -19,7 +19,12 @@ pub struct HumanOptions {
 }
 
 /// The report for standard output.
-pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary, opts: HumanOptions) -> String {
+pub fn render(
+    diags: &[Diagnostic],
+    sources: &Sources<'_>,
+    summary: &Summary,
+    opts: HumanOptions,
+) -> String {
     let mut out = Text::new(opts.color);
     for d in diags {
         let report = report(d, sources);
@@ -29,10 +34,8 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary, op
             let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.rule, d.message);
         }
     }
+    // codespan ends each report with a blank line, which separates the summary.
     if !opts.quiet {
-        if !diags.is_empty() {
-            let _ = writeln!(out);
-        }
         let _ = write_summary(&mut out, diags, summary);
     }
     out.into_string()
@@ -59,7 +62,11 @@ fn report(d: &Diagnostic, sources: &Sources<'_>) -> Report<FileId> {
         .collect();
     let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
     if !d.facts.is_empty() {
-        let facts: Vec<String> = d.facts.iter().map(|f| format!("- {}", fact_text(f, sources))).collect();
+        let facts: Vec<String> = d
+            .facts
+            .iter()
+            .map(|f| format!("- {}", fact_text(f, sources)))
+            .collect();
         notes.push(format!("note: this relies on\n{}", facts.join("\n")));
     }
     notes.extend(d.help.iter().map(|h| format!("help: {h}")));
@@ -71,13 +78,19 @@ fn report(d: &Diagnostic, sources: &Sources<'_>) -> Report<FileId> {
 }
 
 fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
-    let at = |span| sources.location(span).unwrap_or_else(|| "an unknown place".to_string());
+    let at = |span| {
+        sources
+            .location(span)
+            .unwrap_or_else(|| "an unknown place".to_string())
+    };
     let origin = match &f.provenance {
         Provenance::Default => "default".to_string(),
         Provenance::Source(span) => format!("written at {}", at(*span)),
         Provenance::Library => "library model".to_string(),
         Provenance::Config => "rlc-sharp.toml".to_string(),
-        Provenance::Inferred { rule, evidence } => format!("inferred ({rule}) from {}", at(*evidence)),
+        Provenance::Inferred { rule, evidence } => {
+            format!("inferred ({rule}) from {}", at(*evidence))
+        }
     };
     match &f.reason {
         Some(reason) => format!("{} ({origin}: {reason})", f.fact),
@@ -93,7 +106,11 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
         n => format!("; {n} suppressed"),
     };
     if findings.is_empty() {
-        writeln!(out, "no leaks found in {}{suppressed}", plural(summary.files, "file"))?;
+        writeln!(
+            out,
+            "no leaks found in {}{suppressed}",
+            plural(summary.files, "file")
+        )?;
     } else {
         let files: BTreeSet<FileId> = findings.iter().map(|d| d.primary.span.file).collect();
         let parts: Vec<String> = [
@@ -105,7 +122,11 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
         .filter(|(n, _)| *n > 0)
         .map(|(n, what)| plural(n, what))
         .collect();
-        let worst = findings.iter().map(|d| d.severity).max().unwrap_or(Severity::Note);
+        let worst = findings
+            .iter()
+            .map(|d| d.severity)
+            .max()
+            .unwrap_or(Severity::Note);
         let message = format!(
             "{} found ({}) in {}{suppressed}",
             plural(findings.len(), "resource leak"),
@@ -126,5 +147,9 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
 }
 
 fn plural(n: usize, what: &str) -> String {
-    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }

@@ -42,7 +42,14 @@ fn finding(d: &Diagnostic, sources: &Sources<'_>) -> Value {
     f.insert("labels".into(), labels.into());
     f.insert("notes".into(), d.notes.clone().into());
     f.insert("help".into(), d.help.clone().into());
-    f.insert("facts".into(), d.facts.iter().map(|x| fact(x, sources)).collect::<Vec<_>>().into());
+    f.insert(
+        "facts".into(),
+        d.facts
+            .iter()
+            .map(|x| fact(x, sources))
+            .collect::<Vec<_>>()
+            .into(),
+    );
     f.insert("fingerprint".into(), d.fingerprint.as_str().into());
     Value::Object(f)
 }
@@ -85,9 +92,16 @@ fn summary_object(diags: &[Diagnostic], summary: &Summary) -> Value {
         "by_severity".into(),
         json!({"error": counts.errors, "warning": counts.warnings, "note": counts.notes}),
     );
-    let by_rule: Map<String, Value> = counts.by_rule.iter().map(|(r, n)| (r.to_string(), (*n).into())).collect();
+    let by_rule: Map<String, Value> = counts
+        .by_rule
+        .iter()
+        .map(|(r, n)| (r.to_string(), (*n).into()))
+        .collect();
     s.insert("by_rule".into(), by_rule.into());
-    s.insert("suppressed".into(), serde_json::to_value(summary.suppressed).unwrap_or_default());
+    s.insert(
+        "suppressed".into(),
+        serde_json::to_value(summary.suppressed).unwrap_or_default(),
+    );
     if let Some(stats) = &summary.stats {
         s.insert("stats".into(), stats.clone().into());
     }

@@ -89,7 +89,9 @@ pub struct Region {
 
 impl<'a> Sources<'a> {
     pub fn new() -> Sources<'a> {
-        Sources { files: BTreeMap::new() }
+        Sources {
+            files: BTreeMap::new(),
+        }
     }
 
     /// The files the diagnostics' labels and facts name, looked up with `lookup`
@@ -141,7 +143,12 @@ impl<'a> Sources<'a> {
     /// `path:line:column` of a span's start, for messages.
     pub fn location(&self, span: Span) -> Option<String> {
         let r = self.region(span)?;
-        Some(format!("{}:{}:{}", self.name(span.file)?, r.start_line, r.start_column))
+        Some(format!(
+            "{}:{}:{}",
+            self.name(span.file)?,
+            r.start_line,
+            r.start_column
+        ))
     }
 
     /// The span as a byte range that is safe to slice the file's text with.
@@ -185,7 +192,10 @@ pub fn relative_name(root: &Path, path: &Path) -> String {
             .collect()
     };
     let (root, path) = (clean(root), clean(path));
-    let parts = path.strip_prefix(root.as_slice()).filter(|rest| !rest.is_empty()).unwrap_or(&path);
+    let parts = path
+        .strip_prefix(root.as_slice())
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(&path);
     let mut name = String::new();
     for (i, part) in parts.iter().enumerate() {
         // The root component of an absolute path is `/` itself.
@@ -207,12 +217,16 @@ impl<'f> Files<'f> for Sources<'_> {
     }
 
     fn source(&'f self, id: FileId) -> Result<&'f str, FilesError> {
-        self.files.get(&id).map(|f| f.text).ok_or(FilesError::FileMissing)
+        self.files
+            .get(&id)
+            .map(|f| f.text)
+            .ok_or(FilesError::FileMissing)
     }
 
     fn line_index(&'f self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
         let f = self.files.get(&id).ok_or(FilesError::FileMissing)?;
-        Ok(f.lines.line_of(u32::try_from(byte_index).unwrap_or(u32::MAX)))
+        Ok(f.lines
+            .line_of(u32::try_from(byte_index).unwrap_or(u32::MAX)))
     }
 
     fn line_range(&'f self, id: FileId, line_index: usize) -> Result<Range<usize>, FilesError> {
@@ -314,7 +328,12 @@ pub(crate) fn headline(out: &mut Text, severity: Severity, message: &str) -> std
         Severity::Warning => Color::Yellow,
         Severity::Note => Color::Green,
     };
-    out.set_color(ColorSpec::new().set_fg(Some(color)).set_bold(true).set_intense(true))?;
+    out.set_color(
+        ColorSpec::new()
+            .set_fg(Some(color))
+            .set_bold(true)
+            .set_intense(true),
+    )?;
     write!(out, "{}", severity.as_str())?;
     out.set_color(ColorSpec::new().set_bold(true))?;
     write!(out, ": {message}")?;

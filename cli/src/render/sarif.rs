@@ -10,7 +10,8 @@ use serde_json::{Map, Value, json};
 
 use super::{Sources, Summary};
 
-pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+pub const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 pub const INFORMATION_URI: &str = "https://github.com/rlc-sharp/rlc-sharp";
 /// The key of `partialFingerprints`; bump its version if fingerprints change meaning.
 pub const FINGERPRINT_KEY: &str = "rlcSharp/v1";
@@ -18,12 +19,23 @@ const SRCROOT: &str = "%SRCROOT%";
 
 /// The SARIF log, pretty-printed, with a final newline. `root` is the checked
 /// root the file names in `sources` are relative to; it should be absolute.
-pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary, root: &Path) -> String {
+pub fn render(
+    diags: &[Diagnostic],
+    sources: &Sources<'_>,
+    summary: &Summary,
+    root: &Path,
+) -> String {
     let mut base = Map::new();
     if root.is_absolute() {
-        base.insert("uri".into(), format!("{}/", file_uri(root).trim_end_matches('/')).into());
+        base.insert(
+            "uri".into(),
+            format!("{}/", file_uri(root).trim_end_matches('/')).into(),
+        );
     }
-    base.insert("description".into(), json!({"text": "The directory rlc-sharp checked."}));
+    base.insert(
+        "description".into(),
+        json!({"text": "The directory rlc-sharp checked."}),
+    );
     let log = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -70,7 +82,10 @@ fn rule_descriptor(r: &Rule) -> Value {
 
 /// The page's first paragraph after its title.
 fn first_paragraph(page: &str) -> Option<&str> {
-    let body = page.trim_start().strip_prefix('#').map_or(page, |rest| rest.split_once('\n').map_or("", |(_, b)| b));
+    let body = page
+        .trim_start()
+        .strip_prefix('#')
+        .map_or(page, |rest| rest.split_once('\n').map_or("", |(_, b)| b));
     let body = body.trim_start();
     let end = body.find("\n\n").unwrap_or(body.len());
     let para = body[..end].trim();
@@ -103,14 +118,19 @@ fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
         r.insert("relatedLocations".into(), related.into());
     }
     if !d.fingerprint.is_empty() {
-        r.insert("partialFingerprints".into(), json!({FINGERPRINT_KEY: d.fingerprint}));
+        r.insert(
+            "partialFingerprints".into(),
+            json!({FINGERPRINT_KEY: d.fingerprint}),
+        );
     }
     let facts: Vec<Value> = d
         .facts
         .iter()
         .map(|f| {
             let at = match f.provenance {
-                Provenance::Source(span) | Provenance::Inferred { evidence: span, .. } => sources.location(span),
+                Provenance::Source(span) | Provenance::Inferred { evidence: span, .. } => {
+                    sources.location(span)
+                }
                 Provenance::Default | Provenance::Library | Provenance::Config => None,
             };
             json!({"fact": f.fact, "reason": f.reason, "at": at})
@@ -188,14 +208,24 @@ mod tests {
     #[test]
     fn uris() {
         assert_eq!(encode_path("src/My App/Ä.cs"), "src/My%20App/%C3%84.cs");
-        assert_eq!(file_uri(Path::new("/work/my repo")), "file:///work/my%20repo");
+        assert_eq!(
+            file_uri(Path::new("/work/my repo")),
+            "file:///work/my%20repo"
+        );
         assert_eq!(file_uri(Path::new("C:\\src\\x")), "file:///C:/src/x");
-        assert!(is_absolute_name("/x/a.cs") && is_absolute_name("C:/x") && !is_absolute_name("src/a.cs"));
+        assert!(
+            is_absolute_name("/x/a.cs")
+                && is_absolute_name("C:/x")
+                && !is_absolute_name("src/a.cs")
+        );
     }
 
     #[test]
     fn full_descriptions_come_from_the_page() {
-        assert_eq!(first_paragraph("# RLC0001: x\n\nFirst line\nsecond.\n\nMore."), Some("First line\nsecond."));
+        assert_eq!(
+            first_paragraph("# RLC0001: x\n\nFirst line\nsecond.\n\nMore."),
+            Some("First line\nsecond.")
+        );
         assert_eq!(first_paragraph("# Title only\n"), None);
         for r in RULES {
             assert!(first_paragraph(r.explanation).is_some(), "{}", r.id);

@@ -8,10 +8,22 @@ use super::*;
 #[test]
 fn names_are_relative_to_the_root_with_slashes() {
     let root = Path::new("/work/repo");
-    assert_eq!(relative_name(root, Path::new("/work/repo/src/A.cs")), "src/A.cs");
-    assert_eq!(relative_name(Path::new("./repo"), Path::new("repo/./src/A.cs")), "src/A.cs");
-    assert_eq!(relative_name(Path::new("."), Path::new("src/A.cs")), "src/A.cs");
-    assert_eq!(relative_name(root, Path::new("/elsewhere/B.cs")), "/elsewhere/B.cs");
+    assert_eq!(
+        relative_name(root, Path::new("/work/repo/src/A.cs")),
+        "src/A.cs"
+    );
+    assert_eq!(
+        relative_name(Path::new("./repo"), Path::new("repo/./src/A.cs")),
+        "src/A.cs"
+    );
+    assert_eq!(
+        relative_name(Path::new("."), Path::new("src/A.cs")),
+        "src/A.cs"
+    );
+    assert_eq!(
+        relative_name(root, Path::new("/elsewhere/B.cs")),
+        "/elsewhere/B.cs"
+    );
     assert_eq!(relative_name(root, Path::new("/work/repo")), "/work/repo");
 }
 
@@ -29,7 +41,10 @@ fn regions_are_one_based_in_characters() {
             end_column: 6
         }
     );
-    assert_eq!(s.location(Span::new(FileId(3), 0, 1)).as_deref(), Some("a.cs:1:1"));
+    assert_eq!(
+        s.location(Span::new(FileId(3), 0, 1)).as_deref(),
+        Some("a.cs:1:1")
+    );
     assert_eq!(s.region(Span::new(FileId(4), 0, 1)), None);
 }
 

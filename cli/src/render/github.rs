@@ -1,5 +1,8 @@
 //! GitHub Actions workflow commands: one `::error file=..::message` annotation
-//! per finding, shown on the pull request's diff.
+//! per finding, shown on the pull request's diff. GitHub places an annotation
+//! by its path from the repository root, so the [`Sources`] given here should
+//! name files relative to the working directory of the job (the checkout), not
+//! to the checked root when that is a subdirectory.
 
 use rlc_core::diagnostics::{Diagnostic, Severity, rule};
 

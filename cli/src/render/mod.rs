@@ -5,6 +5,9 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;
+mod timings;
+
+pub use timings::timings;
 
 use std::collections::BTreeMap;
 use std::io::Write as _;

@@ -22,7 +22,11 @@ fn golden_files_are_compared_and_updated() {
 fn the_root_is_replaced() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
-    let text = format!("{}/src/A.cs:1:1\r\n{}\\B.cs\n", root.display(), root.display());
+    let text = format!(
+        "{}/src/A.cs:1:1\r\n{}\\B.cs\n",
+        root.display(),
+        root.display()
+    );
     assert_eq!(normalize(&text, root), "$ROOT/src/A.cs:1:1\n$ROOT/B.cs\n");
 }
 

@@ -42,7 +42,10 @@ pub fn rlc(dir: &Path, args: &[&str]) -> Run {
 
 /// `cli/tests/golden/<name>`.
 pub fn golden_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
+        .join(name)
 }
 
 /// Compares `actual` with the golden file `name`, or rewrites the file when
@@ -64,7 +67,10 @@ pub fn check_golden(path: &Path, actual: &str, update: bool) -> Result<(), Strin
         return std::fs::write(path, actual).map_err(|e| format!("{}: {e}", path.display()));
     }
     let expected = std::fs::read_to_string(path).map_err(|e| {
-        format!("golden file {}: {e}; run with UPDATE_GOLDEN=1 to create it", path.display())
+        format!(
+            "golden file {}: {e}; run with UPDATE_GOLDEN=1 to create it",
+            path.display()
+        )
     })?;
     let expected = expected.replace("\r\n", "\n");
     if expected == actual {

@@ -1,72 +1,146 @@
 //! The JSON format, documented in `docs/json-format.md`. Bump [`VERSION`] on
-//! any change that is not an added key.
+//! any change that is not an added key. Typed structs keep the keys in the
+//! documented order, which reads better than sorted keys.
+
+use std::collections::BTreeMap;
 
 use rlc_core::Span;
 use rlc_core::diagnostics::{Diagnostic, SpecFact, rule};
 use rlc_core::program::Provenance;
-use serde_json::{Map, Value, json};
+use rlc_csharp::suppress::SuppressionCounts;
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::{Counts, Sources, Summary};
 
 pub const VERSION: u32 = 1;
 
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    findings: Vec<Finding<'a>>,
+    summary: SummaryObject<'a>,
+}
+
+#[derive(Serialize)]
+struct Finding<'a> {
+    rule: &'a str,
+    name: Option<&'static str>,
+    severity: &'static str,
+    message: &'a str,
+    #[serde(flatten)]
+    at: Position<'a>,
+    labels: Vec<LabelObject<'a>>,
+    notes: &'a [String],
+    help: Option<&'a str>,
+    facts: Vec<Fact<'a>>,
+    fingerprint: &'a str,
+}
+
+/// `null`s when the file is unknown.
+#[derive(Serialize)]
+struct Position<'a> {
+    file: Option<&'a str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    end_line: Option<u32>,
+    end_column: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct LabelObject<'a> {
+    primary: bool,
+    message: &'a str,
+    #[serde(flatten)]
+    at: Position<'a>,
+}
+
+#[derive(Serialize)]
+struct Fact<'a> {
+    fact: &'a str,
+    kind: &'static str,
+    rule: Option<&'static str>,
+    reason: Option<&'a str>,
+    location: Option<Position<'a>>,
+}
+
+#[derive(Serialize)]
+struct SummaryObject<'a> {
+    files: usize,
+    findings: usize,
+    by_severity: BySeverity,
+    by_rule: BTreeMap<&'static str, usize>,
+    suppressed: SuppressionCounts,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a Map<String, Value>>,
+}
+
+#[derive(Serialize)]
+struct BySeverity {
+    error: usize,
+    warning: usize,
+    note: usize,
+}
+
 /// `{"version": 1, "findings": [...], "summary": {...}}`, pretty-printed, with a final newline.
 pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary) -> String {
-    let doc = json!({
-        "version": VERSION,
-        "findings": diags.iter().map(|d| finding(d, sources)).collect::<Vec<_>>(),
-        "summary": summary_object(diags, summary),
-    });
+    let counts = Counts::of(diags);
+    let doc = Document {
+        version: VERSION,
+        findings: diags.iter().map(|d| finding(d, sources)).collect(),
+        summary: SummaryObject {
+            files: summary.files,
+            findings: counts.total(),
+            by_severity: BySeverity {
+                error: counts.errors,
+                warning: counts.warnings,
+                note: counts.notes,
+            },
+            by_rule: counts.by_rule,
+            suppressed: summary.suppressed,
+            stats: summary.stats.as_ref(),
+        },
+    };
+    // Plain data with string keys: serialising cannot fail.
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     text
 }
 
-fn finding(d: &Diagnostic, sources: &Sources<'_>) -> Value {
-    let mut f = Map::new();
-    f.insert("rule".into(), d.rule.into());
-    f.insert("name".into(), rule(d.rule).map(|r| r.name).into());
-    f.insert("severity".into(), d.severity.as_str().into());
-    f.insert("message".into(), d.message.as_str().into());
-    f.extend(position(d.primary.span, sources));
+fn finding<'a>(d: &'a Diagnostic, sources: &'a Sources<'_>) -> Finding<'a> {
     let labels = std::iter::once((&d.primary, true)).chain(d.secondary.iter().map(|l| (l, false)));
-    let labels: Vec<Value> = labels
-        .map(|(l, primary)| {
-            let mut o = Map::new();
-            o.insert("primary".into(), primary.into());
-            o.insert("message".into(), l.message.as_str().into());
-            o.extend(position(l.span, sources));
-            Value::Object(o)
-        })
-        .collect();
-    f.insert("labels".into(), labels.into());
-    f.insert("notes".into(), d.notes.clone().into());
-    f.insert("help".into(), d.help.clone().into());
-    f.insert(
-        "facts".into(),
-        d.facts
-            .iter()
-            .map(|x| fact(x, sources))
-            .collect::<Vec<_>>()
-            .into(),
-    );
-    f.insert("fingerprint".into(), d.fingerprint.as_str().into());
-    Value::Object(f)
+    Finding {
+        rule: d.rule,
+        name: rule(d.rule).map(|r| r.name),
+        severity: d.severity.as_str(),
+        message: &d.message,
+        at: position(d.primary.span, sources),
+        labels: labels
+            .map(|(l, primary)| LabelObject {
+                primary,
+                message: &l.message,
+                at: position(l.span, sources),
+            })
+            .collect(),
+        notes: &d.notes,
+        help: d.help.as_deref(),
+        facts: d.facts.iter().map(|f| fact(f, sources)).collect(),
+        fingerprint: &d.fingerprint,
+    }
 }
 
-/// `file`, `line`, `column`, `end_line`, `end_column`; nulls when the file is unknown.
-fn position(span: Span, sources: &Sources<'_>) -> Map<String, Value> {
+fn position<'a>(span: Span, sources: &'a Sources<'_>) -> Position<'a> {
     let region = sources.region(span);
-    let mut o = Map::new();
-    o.insert("file".into(), sources.name(span.file).into());
-    o.insert("line".into(), region.map(|r| r.start_line).into());
-    o.insert("column".into(), region.map(|r| r.start_column).into());
-    o.insert("end_line".into(), region.map(|r| r.end_line).into());
-    o.insert("end_column".into(), region.map(|r| r.end_column).into());
-    o
+    Position {
+        file: sources.name(span.file),
+        line: region.map(|r| r.start_line),
+        column: region.map(|r| r.start_column),
+        end_line: region.map(|r| r.end_line),
+        end_column: region.map(|r| r.end_column),
+    }
 }
 
-fn fact(f: &SpecFact, sources: &Sources<'_>) -> Value {
+fn fact<'a>(f: &'a SpecFact, sources: &'a Sources<'_>) -> Fact<'a> {
     let (kind, rule, at) = match &f.provenance {
         Provenance::Default => ("default", None, None),
         Provenance::Source(span) => ("source", None, Some(*span)),
@@ -74,36 +148,56 @@ fn fact(f: &SpecFact, sources: &Sources<'_>) -> Value {
         Provenance::Config => ("config", None, None),
         Provenance::Inferred { rule, evidence } => ("inferred", Some(*rule), Some(*evidence)),
     };
-    json!({
-        "fact": f.fact,
-        "kind": kind,
-        "rule": rule,
-        "reason": f.reason,
-        "location": at.map(|span| Value::Object(position(span, sources))),
-    })
+    Fact {
+        fact: &f.fact,
+        kind,
+        rule,
+        reason: f.reason.as_deref(),
+        location: at.map(|span| position(span, sources)),
+    }
 }
 
-fn summary_object(diags: &[Diagnostic], summary: &Summary) -> Value {
-    let counts = Counts::of(diags);
-    let mut s = Map::new();
-    s.insert("files".into(), summary.files.into());
-    s.insert("findings".into(), counts.total().into());
-    s.insert(
-        "by_severity".into(),
-        json!({"error": counts.errors, "warning": counts.warnings, "note": counts.notes}),
-    );
-    let by_rule: Map<String, Value> = counts
-        .by_rule
-        .iter()
-        .map(|(r, n)| (r.to_string(), (*n).into()))
-        .collect();
-    s.insert("by_rule".into(), by_rule.into());
-    s.insert(
-        "suppressed".into(),
-        serde_json::to_value(summary.suppressed).unwrap_or_default(),
-    );
-    if let Some(stats) = &summary.stats {
-        s.insert("stats".into(), stats.clone().into());
+#[cfg(test)]
+mod tests {
+    use rlc_core::FileId;
+    use rlc_core::diagnostics::Label;
+
+    use super::*;
+
+    #[test]
+    fn keys_come_in_the_documented_order() {
+        let mut sources = Sources::new();
+        sources.add(FileId(0), "a.cs", "var s = new S();\n");
+        let label = Label {
+            span: Span::new(FileId(0), 8, 15),
+            message: "here".into(),
+        };
+        let text = render(
+            &[Diagnostic::new("RLC0001", "leak", label)],
+            &sources,
+            &Summary::default(),
+        );
+        let order = |keys: &[&str]| {
+            let at: Vec<usize> = keys
+                .iter()
+                .map(|k| text.find(&format!("\"{k}\":")).expect(k))
+                .collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{keys:?} in\n{text}");
+        };
+        order(&[
+            "version", "findings", "rule", "name", "severity", "message", "file", "line", "column",
+        ]);
+        order(&[
+            "end_column",
+            "labels",
+            "primary",
+            "notes",
+            "help",
+            "facts",
+            "fingerprint",
+            "summary",
+        ]);
+        order(&["summary", "files", "by_severity", "by_rule", "suppressed"]);
+        assert!(!text.contains("\"stats\""));
     }
-    Value::Object(s)
 }

@@ -1,4 +1,19 @@
 //! rlc-sharp as a library: the check pipeline and its outputs, used by the
-//! `rlc-sharp` binary and by the integration tests.
+//! `rlc-sharp` binary and by the integration tests. The modules other than the
+//! driver take data and give text back.
+//!
+//! - [`driver`]: the check pipeline;
+//! - [`args`]: the command line (clap);
+//! - [`config`]: `rlc-sharp.toml`, found upward from the checked path;
+//! - [`render`]: the output formats (human, JSON, SARIF, GitHub annotations);
+//! - [`explain`]: rule pages and the rule list;
+//! - [`exit`]: the exit status.
+//!
+//! Suppressions are applied by [`rlc_csharp::suppress`], which sees the syntax.
 
+pub mod args;
+pub mod config;
 pub mod driver;
+pub mod exit;
+pub mod explain;
+pub mod render;

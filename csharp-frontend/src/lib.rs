@@ -6,7 +6,8 @@
 //! - [`index`]: the symbol table of a project and the projects it references,
 //!   plus the library model, as a [`rlc_core::program::Program`];
 //! - [`resolve`]: names and static types of every expression of a body;
-//! - [`lower`]: from a resolved body to the core IR.
+//! - [`lower`]: from a resolved body to the core IR;
+//! - [`suppress`]: after checking, the findings users silenced in the sources.
 
 pub mod hir;
 pub mod index;
@@ -16,3 +17,4 @@ pub mod parse;
 pub mod project;
 pub mod resolve;
 pub mod source;
+pub mod suppress;

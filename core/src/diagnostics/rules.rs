@@ -47,11 +47,12 @@ rules! {
     "RLC9005", "method-skipped", Note, "A method was not analysed (too deeply nested or unsupported construct)";
 }
 
-/// The rule with this id or name.
+/// The rule with this id or name, both matched ignoring ASCII case (users write
+/// them in configs, pragmas and attributes).
 pub fn rule(id_or_name: &str) -> Option<&'static Rule> {
     RULES
         .iter()
-        .find(|r| r.id.eq_ignore_ascii_case(id_or_name) || r.name == id_or_name)
+        .find(|r| r.id.eq_ignore_ascii_case(id_or_name) || r.name.eq_ignore_ascii_case(id_or_name))
 }
 
 #[cfg(test)]

@@ -1,0 +1,155 @@
+//! The human format: rustc-style reports (codespan-reporting) and a summary line.
+
+use std::collections::BTreeSet;
+use std::io::Write as _;
+
+use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as Level};
+use rlc_core::FileId;
+use rlc_core::diagnostics::{Diagnostic, Severity, SpecFact};
+use rlc_core::program::Provenance;
+
+use super::{Counts, Sources, Summary, Text, emit, headline, is_input_note};
+
+#[derive(Copy, Clone, Debug, Default)]
+pub struct HumanOptions {
+    /// ANSI colours (see [`crate::args::ColorChoice::enabled`]).
+    pub color: bool,
+    /// Only the findings, no summary.
+    pub quiet: bool,
+}
+
+/// The report for standard output.
+pub fn render(
+    diags: &[Diagnostic],
+    sources: &Sources<'_>,
+    summary: &Summary,
+    opts: HumanOptions,
+) -> String {
+    let mut out = Text::new(opts.color);
+    for d in diags {
+        let report = report(d, sources);
+        if emit(&mut out, sources, std::slice::from_ref(&report)).is_err() {
+            // Labels are clamped to the files' text, so this is a file the driver
+            // did not name: show the finding without its snippet.
+            let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.rule, d.message);
+        }
+    }
+    // codespan ends each report with a blank line, which separates the summary.
+    if !opts.quiet {
+        let _ = write_summary(&mut out, diags, summary);
+    }
+    out.into_string()
+}
+
+fn report(d: &Diagnostic, sources: &Sources<'_>) -> Report<FileId> {
+    let level = match d.severity {
+        Severity::Error => Level::Error,
+        Severity::Warning => Level::Warning,
+        Severity::Note => Level::Note,
+    };
+    let primary = std::iter::once((&d.primary, true));
+    let labels = primary
+        .chain(d.secondary.iter().map(|l| (l, false)))
+        .filter_map(|(l, is_primary)| {
+            let range = sources.byte_range(l.span)?;
+            let label = if is_primary {
+                Label::primary(l.span.file, range)
+            } else {
+                Label::secondary(l.span.file, range)
+            };
+            Some(label.with_message(&l.message))
+        })
+        .collect();
+    let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+    if !d.facts.is_empty() {
+        let facts: Vec<String> = d
+            .facts
+            .iter()
+            .map(|f| format!("- {}", fact_text(f, sources)))
+            .collect();
+        notes.push(format!("note: this relies on\n{}", facts.join("\n")));
+    }
+    notes.extend(d.help.iter().map(|h| format!("help: {h}")));
+    Report::new(level)
+        .with_code(d.rule)
+        .with_message(&d.message)
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
+    let at = |span| {
+        sources
+            .location(span)
+            .unwrap_or_else(|| "an unknown place".to_string())
+    };
+    let origin = match &f.provenance {
+        Provenance::Default => "default".to_string(),
+        Provenance::Source(span) => format!("written at {}", at(*span)),
+        Provenance::Library => "library model".to_string(),
+        Provenance::Config => "rlc-sharp.toml".to_string(),
+        Provenance::Inferred { rule, evidence } => {
+            format!("inferred ({rule}) from {}", at(*evidence))
+        }
+    };
+    match &f.reason {
+        Some(reason) => format!("{} ({origin}: {reason})", f.fact),
+        None => format!("{} ({origin})", f.fact),
+    }
+}
+
+fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std::io::Result<()> {
+    let findings: Vec<&Diagnostic> = diags.iter().filter(|d| !is_input_note(d.rule)).collect();
+    let counts = Counts::of(findings.iter().copied());
+    let suppressed = match summary.suppressed.total() {
+        0 => String::new(),
+        n => format!("; {n} suppressed"),
+    };
+    if findings.is_empty() {
+        writeln!(
+            out,
+            "no leaks found in {}{suppressed}",
+            plural(summary.files, "file")
+        )?;
+    } else {
+        let files: BTreeSet<FileId> = findings.iter().map(|d| d.primary.span.file).collect();
+        let parts: Vec<String> = [
+            (counts.errors, "error"),
+            (counts.warnings, "warning"),
+            (counts.notes, "note"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| plural(n, what))
+        .collect();
+        let worst = findings
+            .iter()
+            .map(|d| d.severity)
+            .max()
+            .unwrap_or(Severity::Note);
+        let message = format!(
+            "{} found ({}) in {}{suppressed}",
+            plural(findings.len(), "resource leak"),
+            parts.join(", "),
+            plural(files.len(), "file")
+        );
+        headline(out, worst, &message)?;
+    }
+    let input_notes = diags.len() - findings.len();
+    if input_notes > 0 {
+        let message = format!(
+            "{} above about input that was not fully analysed",
+            plural(input_notes, "report")
+        );
+        headline(out, Severity::Note, &message)?;
+    }
+    Ok(())
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}

@@ -187,7 +187,7 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 }
 
 /// `[check] exclude` globs, matched against paths relative to the config's directory.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Exclude {
     base: PathBuf,
     globs: GlobSet,

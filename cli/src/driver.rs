@@ -27,6 +27,8 @@ pub struct RunOptions {
     pub extra_library: Vec<LibraryText>,
     /// Use inferred specifications (`--no-infer` turns this off).
     pub infer: bool,
+    /// Source files the config excludes.
+    pub exclude: crate::config::Exclude,
 }
 
 /// A file a diagnostic may point into that is not C# source (a project file, the
@@ -61,9 +63,33 @@ pub struct CheckRun {
     pub timings: PhaseTimings,
 }
 
+impl PhaseTimings {
+    /// The phases in order, for `--timings`.
+    pub fn phases(&self) -> Vec<(&'static str, Duration)> {
+        vec![
+            ("discovery", self.discovery),
+            ("read + parse", self.read_parse),
+            ("index", self.index),
+            ("resolve + lower", self.lower),
+            ("infer", self.infer),
+            ("check", self.check),
+        ]
+    }
+}
+
 impl CheckRun {
     pub fn index(&self) -> &Index {
         &self.loaded.index
+    }
+
+    /// The C# source files read (not the library model).
+    pub fn source_files(&self) -> usize {
+        self.loaded
+            .index
+            .files
+            .iter()
+            .filter(|f| matches!(f.origin, rlc_csharp::index::Origin::Project(_)))
+            .count()
     }
 
     /// Path and text of any file a diagnostic can name.
@@ -84,7 +110,12 @@ impl CheckRun {
 /// Runs discovery, the front end and the checker.
 pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
-    let workspace = discover(&opts.paths)?;
+    let mut workspace = discover(&opts.paths)?;
+    if !opts.exclude.is_empty() {
+        for p in &mut workspace.projects {
+            p.sources.retain(|s| !opts.exclude.is_excluded(s));
+        }
+    }
     let discovery = t.elapsed();
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
@@ -264,4 +295,78 @@ mod tests {
         assert_eq!(offset_of(text, 2, 2), 4);
         assert_eq!(line_end(text, 3), 5);
     }
+}
+
+/// The front end's statistics for `--stats` (`summary.stats` in JSON).
+pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
+    let mut types = run.loaded.index.decl_stats.clone();
+    types.merge(&run.lowered.stats.types);
+    let mut unknown: Vec<(&str, u64)> = types.unknown.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    unknown.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let s = &run.lowered.stats;
+    let mut m = serde_json::Map::new();
+    m.insert("files".into(), run.source_files().into());
+    m.insert("lines".into(), run.loaded.lines.into());
+    m.insert("bytes".into(), run.loaded.bytes.into());
+    m.insert("syntax_error_files".into(), run.loaded.syntax_error_files.into());
+    m.insert("calls".into(), s.calls.into());
+    m.insert("calls_resolved".into(), s.calls_resolved.into());
+    m.insert("types_resolved".into(), types.resolved.into());
+    m.insert("types_unresolved".into(), types.unresolved.into());
+    m.insert(
+        "unknown_types".into(),
+        unknown
+            .iter()
+            .take(20)
+            .map(|(name, n)| serde_json::json!({"name": name, "uses": n}))
+            .collect::<Vec<_>>()
+            .into(),
+    );
+    m.insert("bodies".into(), run.lowered.bodies.len().into());
+    m
+}
+
+/// The statistics as text for standard error.
+pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String {
+    let n = |k: &str| stats.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+    let pct = |a: u64, b: u64| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+    let mut out = format!(
+        "files: {}, lines: {}, files with syntax errors: {} ({:.2}%)\n\
+         calls resolved: {}/{} ({:.1}%)\n\
+         type names resolved: {}/{} ({:.1}%)\n",
+        n("files"),
+        n("lines"),
+        n("syntax_error_files"),
+        pct(n("syntax_error_files"), n("files")),
+        n("calls_resolved"),
+        n("calls"),
+        pct(n("calls_resolved"), n("calls")),
+        n("types_resolved"),
+        n("types_resolved") + n("types_unresolved"),
+        pct(n("types_resolved"), n("types_resolved") + n("types_unresolved")),
+    );
+    if let Some(serde_json::Value::Array(unknown)) = stats.get("unknown_types")
+        && !unknown.is_empty()
+    {
+        out.push_str("unknown types (top 20 by use):\n");
+        for u in unknown {
+            let name = u.get("name").and_then(serde_json::Value::as_str).unwrap_or("?");
+            let uses = u.get("uses").and_then(serde_json::Value::as_u64).unwrap_or(0);
+            out.push_str(&format!("  {uses:>7}  {name}\n"));
+        }
+    }
+    out
+}
+
+/// The lowered IR of a file's bodies (optionally only those whose name contains `method`).
+pub fn dump_ir(run: &CheckRun, file: FileId, method: Option<&str>) -> String {
+    let program = run.inference.as_ref().map(|i| &i.program).unwrap_or(&run.loaded.index.program);
+    let mut out = String::new();
+    for b in &run.lowered.bodies {
+        if b.span.file == file && method.is_none_or(|m| b.name.contains(m)) {
+            out.push_str(&b.dump(Some(program)).to_string());
+            out.push('\n');
+        }
+    }
+    out
 }

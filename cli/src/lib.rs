@@ -16,4 +16,5 @@ pub mod config;
 pub mod driver;
 pub mod exit;
 pub mod explain;
+pub mod infer_cmd;
 pub mod render;

@@ -1,47 +1,198 @@
 //! rlc-sharp: a resource-leak checker for C# projects.
 
-use rlc_sharp::driver;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
-fn main() {
-    // Argument parsing and rendering are being written; this entry point runs the
-    // pipeline on the given paths and prints one line per finding.
-    let paths: Vec<std::path::PathBuf> = std::env::args()
-        .skip(2)
-        .filter(|a| !a.starts_with("--"))
-        .map(Into::into)
-        .collect();
-    let opts = driver::RunOptions {
-        paths,
-        infer: !std::env::args().any(|a| a == "--no-infer"),
-        ..Default::default()
-    };
-    match driver::run(&opts) {
-        Ok(run) => {
-            for d in &run.diagnostics {
-                let (path, text) = run
-                    .file(d.primary.span.file)
-                    .unwrap_or((std::path::Path::new("?"), ""));
-                let line =
-                    rlc_csharp::source::LineIndex::new(text).line_col(text, d.primary.span.start);
-                println!(
-                    "{}:{}:{}: {}[{}] {}",
-                    path.display(),
-                    line.line,
-                    line.col,
-                    d.severity.as_str(),
-                    d.rule,
-                    d.message
-                );
+use clap::Parser;
+use rlc_sharp::args::{CheckArgs, Cli, ColorChoice, Command, DebugCommand, Format, InitArgs};
+use rlc_sharp::config::{Config, STARTER};
+use rlc_sharp::driver::{self, CheckRun, RunOptions};
+use rlc_sharp::exit::{self, Outcome};
+use rlc_sharp::render::{self, Sources, Summary, human::HumanOptions};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let color = cli.color;
+    match cli.command {
+        Command::Check(args) => check(args, color),
+        Command::Explain(args) => match rlc_sharp::explain::explain(args.rule.as_deref()) {
+            Ok(page) => {
+                print!("{page}");
+                exit::code(Outcome::Done)
             }
-            std::process::exit(i32::from(
-                run.diagnostics
-                    .iter()
-                    .any(|d| d.severity == rlc_core::diagnostics::Severity::Error),
-            ));
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
+            Err(e) => fail(&e.to_string()),
+        },
+        Command::Infer(args) => rlc_sharp::infer_cmd::run(args, color),
+        Command::Init(args) => init(args),
+        Command::Debug(cmd) => debug(cmd),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    exit::code(Outcome::Failed)
+}
+
+/// Writes `text` to `--output FILE` or standard output.
+fn emit(output: Option<&Path>, text: &str) -> Result<(), String> {
+    match output {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display())),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the report: {e}"))
         }
     }
+}
+
+fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let config = match Config::load(args.config.file.as_deref(), &paths[0]) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("{}", e.render(color.enabled(std::io::stderr().is_terminal())));
+            return exit::code(Outcome::Failed);
+        }
+    };
+    let settings = config.check_settings(&args);
+    let opts = RunOptions {
+        paths,
+        check: settings.options,
+        extra_library: config.library.iter().map(|l| l.library_text()).collect(),
+        infer: settings.infer,
+        exclude: config.exclude.clone(),
+    };
+    let run = match driver::run(&opts) {
+        Ok(run) => run,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let units = rlc_csharp::suppress::source_units(run.index());
+    let suppressed = rlc_csharp::suppress::apply(run.diagnostics.clone(), &units, &config.levels);
+    let stats = args.stats.then(|| driver::stats(&run));
+    if let Some(stats) = &stats {
+        eprint!("{}", driver::stats_text(stats));
+    }
+    if args.timings {
+        eprint!("{}", render::timings(&run.timings.phases()));
+    }
+    let summary = Summary {
+        files: run.source_files(),
+        suppressed: suppressed.counts.clone(),
+        stats,
+    };
+    let report = render_report(&run, &suppressed.kept, &summary, &args, color);
+    if let Err(e) = emit(args.output.as_deref(), &report) {
+        return fail(&e);
+    }
+    exit::code(Outcome::Checked(&suppressed.kept))
+}
+
+fn render_report(
+    run: &CheckRun,
+    diags: &[rlc_core::diagnostics::Diagnostic],
+    summary: &Summary,
+    args: &CheckArgs,
+    color: ColorChoice,
+) -> String {
+    let root = std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    match args.format {
+        Format::Human => {
+            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
+            let tty = args.output.is_none() && std::io::stdout().is_terminal();
+            render::human::render(
+                diags,
+                &sources,
+                summary,
+                HumanOptions {
+                    color: color.enabled(tty),
+                    quiet: args.quiet,
+                },
+            )
+        }
+        Format::Json => {
+            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
+            render::json::render(diags, &sources, summary)
+        }
+        Format::Sarif => {
+            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
+            render::sarif::render(diags, &sources, summary, &root)
+        }
+        Format::Github => {
+            // Annotations are placed by path from the repository (working) directory.
+            let cwd = std::env::current_dir().unwrap_or(root);
+            let sources = Sources::for_diagnostics(&cwd, diags, |id| run.file(id));
+            render::github::render(diags, &sources)
+        }
+    }
+}
+
+/// `rlc-sharp init [PROJECT]`: the attribute definitions and a starter config.
+fn init(args: InitArgs) -> ExitCode {
+    let target = args.project.unwrap_or_else(|| PathBuf::from("."));
+    let dir = if target.is_file() {
+        target.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        target.clone()
+    };
+    if !dir.is_dir() {
+        return fail(&format!("`{}` is not a project or a directory", target.display()));
+    }
+    let mut wrote = Vec::new();
+    for (name, content) in [
+        ("RlcSharpAnnotations.cs", rlc_attributes::ANNOTATIONS_CS),
+        ("rlc-sharp.toml", STARTER),
+    ] {
+        let path = dir.join(name);
+        if path.exists() {
+            eprintln!("kept the existing `{}`", path.display());
+            continue;
+        }
+        if let Err(e) = std::fs::write(&path, content) {
+            return fail(&format!("cannot write `{}`: {e}", path.display()));
+        }
+        wrote.push(path);
+    }
+    for p in wrote {
+        eprintln!("wrote `{}`", p.display());
+    }
+    exit::code(Outcome::Done)
+}
+
+fn debug(cmd: DebugCommand) -> ExitCode {
+    let (file, method, ir) = match cmd {
+        DebugCommand::Model { file } => (file, None, false),
+        DebugCommand::Ir { file, method } => (file, method, true),
+    };
+    let opts = RunOptions {
+        paths: vec![file.clone()],
+        infer: true,
+        ..Default::default()
+    };
+    let run = match driver::run(&opts) {
+        Ok(run) => run,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let wanted = std::fs::canonicalize(&file).unwrap_or(file);
+    let Some(id) = run
+        .index()
+        .files
+        .iter()
+        .find(|f| std::fs::canonicalize(&f.source.path).is_ok_and(|p| p == wanted))
+        .map(|f| f.source.id)
+    else {
+        return fail("the file is not part of the checked sources");
+    };
+    let text = if ir {
+        driver::dump_ir(&run, id, method.as_deref())
+    } else {
+        rlc_csharp::resolve::dump::dump_file(run.index(), id)
+    };
+    print!("{text}");
+    exit::code(Outcome::Done)
 }

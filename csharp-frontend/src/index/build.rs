@@ -464,8 +464,19 @@ impl Builder<'_> {
     }
 
     fn resolve_bases(&mut self) {
-        let wk = self.index.well_known.clone();
         for t in 0..self.index.types.len() {
+            // Only the analysed source counts in the statistics, not the model.
+            let library = self.index.types[t].origin == Origin::Library;
+            let counted = library.then(|| std::mem::take(&mut self.stats));
+            self.resolve_bases_of(t);
+            if let Some(saved) = counted {
+                self.stats = saved;
+            }
+        }
+    }
+
+    fn resolve_bases_of(&mut self, t: usize) {
+        let wk = &self.index.well_known;
             let id = TypeId(t as u32);
             let parts = self.index.types[t].parts.clone();
             let kind = self.index.types[t].kind;
@@ -539,10 +550,20 @@ impl Builder<'_> {
             data.interfaces = interfaces;
             data.bounds = bounds;
         }
-    }
 
     fn collect_members(&mut self) {
         for t in 0..self.index.types.len() {
+            // Only the analysed source counts in the statistics, not the model.
+            let library = self.index.types[t].origin == Origin::Library;
+            let counted = library.then(|| std::mem::take(&mut self.stats));
+            self.collect_members_of(t);
+            if let Some(saved) = counted {
+                self.stats = saved;
+            }
+        }
+    }
+
+    fn collect_members_of(&mut self, t: usize) {
             let id = TypeId(t as u32);
             let parts = self.index.types[t].parts.clone();
             for part in parts {
@@ -572,7 +593,6 @@ impl Builder<'_> {
                 self.index.extension_classes.entry(ns).or_default().push(id);
             }
         }
-    }
 
     fn resolve_params(&mut self, ctx: &ScopeCtx, params: &[Param]) -> Vec<ParamData> {
         params

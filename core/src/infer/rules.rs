@@ -330,9 +330,9 @@ impl State {
         }
     }
 
-    /// `[MustCall(d)]` on a class without an obligation whose instance method `d`
-    /// guarantees the disposal of every owning field (preferring `Dispose`, then
-    /// `Close`, then public ones, then the first by name).
+    /// `[MustCall(d)]` on a class without an obligation whose public instance
+    /// method `d` guarantees the disposal of every owning field (preferring
+    /// `Dispose`, then `Close`, then the first by name).
     fn must_call_classes(&mut self, types: &MustCallTypes) {
         for t in 0..self.p.types.len() {
             let tid = TypeId(t as u32);
@@ -353,8 +353,10 @@ impl State {
                 .copied()
                 .filter(|m| {
                     let md = self.p.method(*m);
+                    // Clients must be able to call it: an internal helper is no protocol.
                     md.kind == MethodKind::Ordinary
                         && !md.is_static
+                        && md.is_public
                         && md.has_body
                         && fields
                             .iter()
@@ -369,7 +371,7 @@ impl State {
             };
             candidates.sort_by_key(|m| {
                 let md = self.p.method(*m);
-                (rank(&md.name), !md.is_public, md.name.clone(), *m)
+                (rank(&md.name), md.name.clone(), *m)
             });
             let Some(&d) = candidates.first() else {
                 continue;

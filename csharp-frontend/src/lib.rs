@@ -6,8 +6,11 @@
 //! - [`index`]: the symbol table of a project and the projects it references,
 //!   plus the library model, as a [`rlc_core::program::Program`];
 //! - [`resolve`]: names and static types of every expression of a body;
-//! - [`lower`]: from a resolved body to the core IR.
+//! - [`lower`]: from a resolved body to the core IR;
+//! - [`annotate`]: `infer`'s output, the inferred attributes written into the
+//!   source as a patch.
 
+pub mod annotate;
 pub mod hir;
 pub mod index;
 pub mod load;

@@ -1,0 +1,176 @@
+//! Text edits and the line layout they copy (indentation, line endings).
+
+/// Replaces `start..end` (empty for an insertion) with `text`. Insertions
+/// at one offset keep their `rank` order, then the order they were made in.
+#[derive(Clone, Debug)]
+pub(crate) struct Edit {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub rank: u8,
+}
+
+impl Edit {
+    pub(crate) fn insert(at: usize, text: String, rank: u8) -> Edit {
+        Edit {
+            start: at,
+            end: at,
+            text,
+            rank,
+        }
+    }
+}
+
+/// Applies edits; `Err` with the offset of the first overlap.
+pub(crate) fn apply(text: &str, mut edits: Vec<Edit>) -> Result<String, usize> {
+    edits.sort_by_key(|e| (e.start, e.rank));
+    let mut out =
+        String::with_capacity(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
+    let mut at = 0;
+    for e in &edits {
+        if e.start < at || e.end < e.start {
+            return Err(e.start);
+        }
+        out.push_str(text.get(at..e.start).ok_or(e.start)?);
+        out.push_str(&e.text);
+        at = e.end;
+    }
+    out.push_str(text.get(at..).ok_or(at)?);
+    Ok(out)
+}
+
+/// Line facts of a text.
+pub(crate) struct Layout<'a> {
+    text: &'a str,
+    /// The file's most common line ending, for a line that has none.
+    default_eol: &'static str,
+}
+
+impl<'a> Layout<'a> {
+    pub(crate) fn new(text: &'a str) -> Layout<'a> {
+        let lf = text.matches('\n').count();
+        let crlf = text.matches("\r\n").count();
+        Layout {
+            text,
+            default_eol: if crlf * 2 > lf { "\r\n" } else { "\n" },
+        }
+    }
+
+    pub(crate) fn line_start(&self, offset: usize) -> usize {
+        self.text
+            .get(..offset)
+            .and_then(|s| s.rfind('\n'))
+            .map_or(0, |i| i + 1)
+    }
+
+    /// Where the line after the one holding `offset` starts (the text's end
+    /// on the last line).
+    pub(crate) fn next_line_start(&self, offset: usize) -> usize {
+        self.text
+            .get(offset..)
+            .and_then(|s| s.find('\n'))
+            .map_or(self.text.len(), |i| offset + i + 1)
+    }
+
+    /// Only spaces and tabs stand before `offset` on its line.
+    pub(crate) fn at_line_start(&self, offset: usize) -> bool {
+        self.text
+            .get(self.line_start(offset)..offset)
+            .is_some_and(|s| s.bytes().all(|b| b == b' ' || b == b'\t'))
+    }
+
+    /// The leading spaces and tabs of the line holding `offset`.
+    pub(crate) fn indent(&self, offset: usize) -> &'a str {
+        let start = self.line_start(offset);
+        let rest = self.text.get(start..).unwrap_or("");
+        let len = rest
+            .bytes()
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count();
+        rest.get(..len).unwrap_or("")
+    }
+
+    /// The line ending of the line holding `offset`, or the file's usual one.
+    pub(crate) fn eol(&self, offset: usize) -> &'static str {
+        let next = self.next_line_start(offset);
+        if !self.eol_terminated(offset) {
+            self.default_eol
+        } else if self.text[..next].ends_with("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        }
+    }
+
+    /// The line holding `offset` ends with a line break.
+    pub(crate) fn eol_terminated(&self, offset: usize) -> bool {
+        self.text[..self.next_line_start(offset)].ends_with('\n')
+    }
+
+    /// The text after `offset` up to the end of its line, terminator excluded.
+    pub(crate) fn rest_of_line(&self, offset: usize) -> &'a str {
+        let next = self.next_line_start(offset);
+        self.text
+            .get(offset..next)
+            .unwrap_or("")
+            .trim_end_matches(['\n', '\r'])
+    }
+
+    /// A line with nothing but whitespace lies between the lines of the two offsets.
+    pub(crate) fn blank_line_between(&self, from: usize, to: usize) -> bool {
+        let Some(between) = self.text.get(from..to) else {
+            return false;
+        };
+        let lines: Vec<&str> = between.split('\n').collect();
+        lines
+            .get(1..lines.len().saturating_sub(1))
+            .is_some_and(|whole| whole.iter().any(|l| l.trim().is_empty()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn applies_sorted_edits_and_refuses_overlaps() {
+        let edits = vec![
+            Edit::insert(4, "b".into(), 1),
+            Edit::insert(0, "a".into(), 1),
+            Edit::insert(4, "0".into(), 0),
+        ];
+        assert_eq!(apply("xxxxyy", edits).unwrap(), "axxxx0byy");
+        let overlap = vec![
+            Edit {
+                start: 0,
+                end: 3,
+                text: String::new(),
+                rank: 1,
+            },
+            Edit::insert(2, "z".into(), 1),
+        ];
+        assert_eq!(apply("abcd", overlap), Err(2));
+    }
+
+    #[test]
+    fn reads_line_layout() {
+        let text = "a\r\n\t  b c\r\nlast";
+        let l = Layout::new(text);
+        assert_eq!(l.line_start(7), 3);
+        assert_eq!(l.next_line_start(7), 11);
+        assert_eq!(l.indent(7), "\t  ");
+        assert!(l.at_line_start(6));
+        assert!(!l.at_line_start(8));
+        assert_eq!(l.eol(7), "\r\n");
+        assert_eq!(l.eol(12), "\r\n", "last line takes the file's line ending");
+        assert_eq!(l.rest_of_line(7), " c");
+        assert_eq!(Layout::new("x\ny\r\nz\n").eol(0), "\n");
+    }
+
+    #[test]
+    fn finds_blank_lines() {
+        let l = Layout::new("a\n\n  \nb\nc");
+        assert!(l.blank_line_between(0, 6));
+        assert!(!l.blank_line_between(6, 8));
+    }
+}

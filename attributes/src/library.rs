@@ -10,6 +10,12 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+mod name;
+mod synth;
+
+pub use name::{NameSegment, TypeName, is_identifier};
+pub use synth::{CSharpSource, Location, Piece, PieceOrigin};
+
 /// One model file (or the library part of a user's `rlc-sharp.toml`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -18,6 +24,12 @@ pub struct LibraryFile {
     /// (each type's own namespace is always in scope).
     #[serde(default)]
     pub usings: Vec<String>,
+    /// Fully qualified types that member signatures of this file may name
+    /// although no `[[type]]` defines them (types of assemblies the model leaves
+    /// out). The front end treats them as unknown types; any other unknown type
+    /// in an embedded file is a model error.
+    #[serde(default)]
+    pub external: Vec<String>,
     #[serde(default, rename = "type")]
     pub types: Vec<LibraryType>,
 }
@@ -106,7 +118,26 @@ macro_rules! embed {
     };
 }
 
-embed!["system.toml"];
+embed![
+    "system.toml",
+    "system_collections.toml",
+    "system_componentmodel.toml",
+    "system_diagnostics.toml",
+    "system_io.toml",
+    "system_io_compression.toml",
+    "system_io_memory_mapped_files.toml",
+    "system_io_pipelines.toml",
+    "system_io_pipes.toml",
+    "system_linq.toml",
+    "system_net.toml",
+    "system_net_http.toml",
+    "system_reflection.toml",
+    "system_runtime.toml",
+    "system_security_cryptography.toml",
+    "system_text.toml",
+    "system_text_json.toml",
+    "system_threading.toml",
+];
 
 #[cfg(test)]
 mod tests {

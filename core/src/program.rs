@@ -54,7 +54,10 @@ impl Provenance {
     }
     /// Facts a person or the model stated, which inference must never contradict.
     pub fn is_stated(&self) -> bool {
-        matches!(self, Provenance::Source(_) | Provenance::Library | Provenance::Config)
+        matches!(
+            self,
+            Provenance::Source(_) | Provenance::Library | Provenance::Config
+        )
     }
 }
 
@@ -139,6 +142,41 @@ pub struct TypeDef {
     pub decl_spans: Vec<Span>,
 }
 
+impl TypeDef {
+    /// A type with no supertypes, members or specs yet.
+    pub fn new(name: impl Into<String>, kind: TypeKind, origin: Origin) -> TypeDef {
+        TypeDef {
+            name: name.into(),
+            kind,
+            origin,
+            supertypes: Vec::new(),
+            must_call: None,
+            also_disposes: Vec::new(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            is_abstract: false,
+            is_sealed: false,
+            is_static: false,
+            has_finalizer: false,
+            span: None,
+            decl_spans: Vec::new(),
+        }
+    }
+    /// The name without namespace or enclosing types: `FileStream`, `Pool<T>`.
+    pub fn short_name(&self) -> &str {
+        short_type_name(&self.name)
+    }
+}
+
+/// `System.IO.FileStream` -> `FileStream`, `A.Outer<T>+Inner` -> `Inner`,
+/// `App.Pool<System.IO.Stream>` -> `Pool<System.IO.Stream>`.
+pub fn short_type_name(name: &str) -> &str {
+    // Only separators before the first `<` count: type arguments keep their namespaces.
+    let head = name.find('<').unwrap_or(name.len());
+    let start = name[..head].rfind(['.', '+']).map_or(0, |i| i + 1);
+    &name[start..]
+}
+
 /// Ownership of a parameter, return, field or property.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub enum Ownership {
@@ -174,6 +212,13 @@ pub enum ParamMode {
     Params,
 }
 
+impl ParamMode {
+    /// Whether the callee may assign the caller's variable (`out`, `ref`).
+    pub fn is_written(self) -> bool {
+        matches!(self, ParamMode::Out | ParamMode::Ref)
+    }
+}
+
 /// A constant known at compile time, as far as the analyses care.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Const {
@@ -188,6 +233,10 @@ pub enum Const {
 /// "The ownership transfer or resource alias of this call holds only when the
 /// argument for parameter `param` is `holds_when`" (`leaveOpen`, `disposeHandler`,
 /// `ownsHandle`, ...). `default` is the parameter's value when omitted.
+///
+/// The front end builds it from `[OwnsIf(b)]` on a `bool` parameter of the library
+/// model and stores it in [`MethodDef::ownership_condition`]; it applies to every
+/// `[Owning]` and `[MustCallAlias]` parameter of that method.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OwnershipCondition {
     pub param: u32,
@@ -207,6 +256,22 @@ pub struct ParamDef {
     pub collection_element: bool,
     pub default: Option<Const>,
     pub span: Option<Span>,
+}
+
+impl ParamDef {
+    /// A by-value parameter with the paper's defaults (not owning).
+    pub fn new(name: impl Into<String>, ty: ValueTy) -> ParamDef {
+        ParamDef {
+            name: name.into(),
+            ty,
+            mode: ParamMode::Value,
+            ownership: Ownership::Default,
+            must_call_alias: None,
+            collection_element: false,
+            default: None,
+            span: None,
+        }
+    }
 }
 
 /// Which value a `[Calls]` / `[CreatesMustCallFor]` spec is about.
@@ -264,6 +329,9 @@ pub struct MethodDef {
     pub this_must_call_alias: Option<Provenance>,
     pub calls: Vec<CallsSpec>,
     pub creates_must_call_for: Vec<(Target, Provenance)>,
+    /// `[OwnsIf(..)]` on one of the parameters: the `[Owning]` / `[MustCallAlias]`
+    /// parameters of this method transfer ownership only when it holds.
+    pub ownership_condition: Option<OwnershipCondition>,
     /// Methods this one overrides or implements.
     pub overrides: Vec<MethodId>,
     /// The property this accessor belongs to, by name (for messages).
@@ -272,11 +340,39 @@ pub struct MethodDef {
     pub is_abstract: bool,
     pub is_virtual: bool,
     pub is_async: bool,
+    /// Declared `public` (or an interface member): preferred as a class's disposal method.
+    pub is_public: bool,
     pub has_body: bool,
     pub span: Option<Span>,
 }
 
 impl MethodDef {
+    /// A method with the paper's defaults everywhere and no parameters.
+    pub fn new(name: impl Into<String>, owner: TypeId, kind: MethodKind) -> MethodDef {
+        MethodDef {
+            name: name.into(),
+            owner,
+            kind,
+            params: Vec::new(),
+            ret: ValueTy::UNKNOWN,
+            ret_ownership: Ownership::Default,
+            ret_must_call: None,
+            ret_must_call_alias: None,
+            this_must_call_alias: None,
+            calls: Vec::new(),
+            creates_must_call_for: Vec::new(),
+            ownership_condition: None,
+            overrides: Vec::new(),
+            property: None,
+            is_static: false,
+            is_abstract: false,
+            is_virtual: false,
+            is_async: false,
+            is_public: true,
+            has_body: false,
+            span: None,
+        }
+    }
     pub fn is_constructor(&self) -> bool {
         self.kind == MethodKind::Constructor
     }
@@ -305,6 +401,26 @@ pub struct FieldDef {
     /// The storage of an auto-property (`{ get; }` is readonly, `{ get; set; }` not).
     pub is_auto_property: bool,
     pub span: Option<Span>,
+}
+
+impl FieldDef {
+    /// A mutable instance field with the paper's default (not owning).
+    pub fn new(name: impl Into<String>, owner: TypeId, ty: ValueTy) -> FieldDef {
+        FieldDef {
+            name: name.into(),
+            owner,
+            ty,
+            ownership: Ownership::Default,
+            is_readonly: false,
+            is_static: false,
+            is_auto_property: false,
+            span: None,
+        }
+    }
+    /// Fields are not owning unless annotated; static fields never are.
+    pub fn is_owning(&self) -> bool {
+        !self.is_static && self.ownership.is_owning(false)
+    }
 }
 
 /// The static type of a value as far as obligations go.
@@ -346,6 +462,21 @@ pub struct WellKnown {
 }
 
 impl Program {
+    /// The type, or `None` for an id that is not in the table (a front-end bug).
+    pub fn get_ty(&self, id: TypeId) -> Option<&TypeDef> {
+        self.types.get(id.index())
+    }
+    pub fn get_method(&self, id: MethodId) -> Option<&MethodDef> {
+        self.methods.get(id.index())
+    }
+    pub fn get_field(&self, id: FieldId) -> Option<&FieldDef> {
+        self.fields.get(id.index())
+    }
+    /// The type's short name, or `?` for an unknown id.
+    pub fn type_name(&self, id: Option<TypeId>) -> &str {
+        id.and_then(|t| self.get_ty(t))
+            .map_or("?", TypeDef::short_name)
+    }
     pub fn ty(&self, id: TypeId) -> &TypeDef {
         &self.types[id.index()]
     }

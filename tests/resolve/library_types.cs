@@ -15,7 +15,7 @@ namespace Res.Library
             var b = new StreamReader(a);
             //      ^^^^^^^^^^^^^^^^^^^ StreamReader -> System.IO.StreamReader.StreamReader(Stream)
             var c = b.ReadLine();
-            //      ^^^^^^^^^^^^ string -> System.IO.StreamReader.ReadLine()
+            //      ^^^^^^^^^^^^ string -> System.IO.TextReader.ReadLine()
             var d = await client.GetAsync(path);
             //      ^^^^^^^^^^^^^^^^^^^^^^^^^^^ HttpResponseMessage
             var e = conn.CreateCommand();

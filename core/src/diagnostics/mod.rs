@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::program::Provenance;
 use crate::span::Span;
 
-pub use rules::{Rule, RULES, rule};
+pub use rules::{RULES, Rule, rule};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -63,7 +63,9 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic of `rule` at its default severity.
     pub fn new(rule_id: &'static str, message: impl Into<String>, primary: Label) -> Diagnostic {
-        let severity = rule(rule_id).map(|r| r.default_severity).unwrap_or(Severity::Error);
+        let severity = rule(rule_id)
+            .map(|r| r.default_severity)
+            .unwrap_or(Severity::Error);
         Diagnostic {
             rule: rule_id,
             severity,

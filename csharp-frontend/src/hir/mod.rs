@@ -3,9 +3,11 @@
 //! for resolution and lowering, plus the file's diagnostics-relevant directives.
 
 pub mod body;
+pub mod dump;
 pub mod item;
 
 pub use body::*;
+pub use dump::dump;
 pub use item::*;
 
 /// A byte range in a file's decoded text.

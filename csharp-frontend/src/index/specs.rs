@@ -5,7 +5,7 @@ use rlc_attributes::vocabulary::SpecAttr;
 use rlc_core::Span;
 use rlc_core::program::{
     CallsSpec, Const, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall, Origin as CoreOrigin,
-    Ownership, ParamDef, ParamMode, Provenance, Target, TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
+    OwnershipCondition, Ownership, ParamDef, ParamMode, Provenance, Target, TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
 };
 use rustc_hash::FxHashMap;
 
@@ -509,6 +509,7 @@ fn add_methods(index: &mut Index, id: MemberId) {
                 _ => {}
             }
         }
+        let mut ownership_condition = None;
         let params: Vec<ParamDef> = p
             .params
             .iter()
@@ -521,6 +522,16 @@ fn add_methods(index: &mut Index, id: MemberId) {
                     match kind {
                         SpecAttr::MustCallAlias => must_call_alias = Some(index.provenance(origin, file, attr)),
                         SpecAttr::CollectionElement => collection_element = true,
+                        SpecAttr::OwnsIf => {
+                            ownership_condition = Some(OwnershipCondition {
+                                param: i as u32,
+                                holds_when: bool_arg(attr).unwrap_or(true),
+                                default: match pd.default {
+                                    Some(ConstValue::Bool(b)) => Some(b),
+                                    _ => None,
+                                },
+                            })
+                        }
                         _ => {}
                     }
                 }
@@ -551,12 +562,14 @@ fn add_methods(index: &mut Index, id: MemberId) {
             this_must_call_alias: None,
             calls,
             creates_must_call_for: creates,
+            ownership_condition,
             overrides: Vec::new(),
             property: p.property,
             is_static: all_mods.contains(Modifiers::STATIC),
             is_abstract: all_mods.contains(Modifiers::ABSTRACT) || (interface && !p.has_body),
             is_virtual: all_mods.intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE) || interface,
             is_async: all_mods.contains(Modifiers::ASYNC),
+            is_public: interface || all_mods.contains(Modifiers::PUBLIC),
             has_body: p.has_body,
             span,
         };

@@ -369,6 +369,9 @@ impl<'a> Lowerer<'a> {
         self.pop_scope(end_range);
         let exit = self.b.exit();
         self.jump_to(exit);
+        // The checker reports leaks through the normal exit at the closing brace.
+        let end_span = self.span(end_range);
+        self.b.body_mut().nodes[exit.index()].span = end_span;
         let captured = std::mem::take(&mut self.captured);
         let mut body = self.b.finish();
         body.method = method;

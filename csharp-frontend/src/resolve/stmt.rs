@@ -2,6 +2,7 @@
 
 use super::Resolver;
 use crate::hir::{
+    TypeRef,
     CtorInitKind, Arg, ForeachTarget, LambdaBody, LocalDecl, Pat, PatId, Stmt, StmtId, SwitchLabel, UsingResource,
 };
 use crate::index::Ty;
@@ -227,7 +228,10 @@ impl Resolver<'_> {
                 }
             }
             Pat::Declaration { ty, binding } => {
-                let t = self.resolve_type(&ty);
+                let t = match *ty {
+                    TypeRef::Var => input.clone(),
+                    ref tr => self.resolve_type(tr),
+                };
                 self.out.pat_types.insert(id, t.clone());
                 if let Some(b) = binding {
                     self.set_binding(b, t);

@@ -9,11 +9,34 @@
 //! exceptional edge to the innermost handler (a `catch`, a `finally`, or the
 //! exceptional exit); the checker decides which of those edges to believe
 //! (the exception model).
+//!
+//! Conventions the checker relies on (the lowering follows them):
+//! - `Throw` has no normal successor; its `exc` edge goes to the innermost
+//!   handler (or `exc_exit`) and is always followed.
+//! - `Return` flows to `exit`, through the `finally` blocks it leaves; a
+//!   `finally` is lowered once per way in (normal, each jump, exceptional), as
+//!   compilers do, so normal paths never look exceptional.
+//! - The `exit` node's span is the closing brace of the body (where "the method
+//!   ends here" is reported); `exc_exit` may share it.
+//! - `using`/`await using` become try/finally with a `Dispose`/`DisposeAsync`
+//!   call (`awaited`) on the resource, behind a null test where C# has one.
+//! - `foreach (var x in c)` is a loop whose body starts with
+//!   `Element { dst: x, collection: c }` (`c` the collection, not its enumerator).
+//! - A lambda or local function is its own `Body` (`parent` set); variables it
+//!   captures are `VarKind::Captured` vars with the enclosing variable's name,
+//!   and the `Closure` statement of the enclosing body lists them.
+//! - Every local gets a `ScopeEnd` where its scope closes on each path;
+//!   temporaries may be left to the exit.
+//! - `base.M()` is a call with `this` as receiver.
+
+mod dump;
 
 use serde::Serialize;
 
-use crate::program::{Const, FieldId, MethodId, ParamMode, TypeId, ValueTy};
+use crate::program::{Const, FieldId, MethodId, ParamMode, Program, TypeId, ValueTy};
 use crate::span::Span;
+
+pub use dump::BodyDump;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct VarId(pub u32);
@@ -292,6 +315,118 @@ impl Body {
             .position(|v| v.kind == VarKind::This)
             .map(|i| VarId(i as u32))
     }
+
+    /// Checks that every id in the body is in range (nodes, variables, and the
+    /// methods, fields, types and bodies it names), so the analyses can index
+    /// without failing. `bodies`: the number of bodies closures may refer to.
+    pub fn validate(&self, program: &Program, bodies: usize) -> Result<(), String> {
+        let nodes = self.nodes.len();
+        let node_ok = |n: NodeId| n.index() < nodes;
+        let var_ok = |v: VarId| v.index() < self.vars.len();
+        let ty_ok = |t: &ValueTy| {
+            [t.ty, t.element]
+                .into_iter()
+                .flatten()
+                .all(|t| program.get_ty(t).is_some())
+        };
+        for (what, n) in [
+            ("entry", self.entry),
+            ("exit", self.exit),
+            ("exc_exit", self.exc_exit),
+        ] {
+            if !node_ok(n) {
+                return Err(format!("{what} n{} does not exist", n.0));
+            }
+        }
+        if let Some(m) = self.method
+            && program.get_method(m).is_none()
+        {
+            return Err(format!("unknown method #{}", m.0));
+        }
+        for (i, v) in self.vars.iter().enumerate() {
+            if !ty_ok(&v.ty) {
+                return Err(format!("v{i} has an unknown type"));
+            }
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            let bad = |what: &str| Err(format!("n{i}: {what}"));
+            if !node.succ.targets().all(node_ok)
+                || node.exc.as_ref().is_some_and(|e| !node_ok(e.target))
+            {
+                return bad("edge to a node that does not exist");
+            }
+            if let Succ::Branch {
+                cond: Cond::IsNull(v) | Cond::Bool(v),
+                ..
+            } = &node.succ
+                && !var_ok(*v)
+            {
+                return bad("branch on an unknown variable");
+            }
+            let op_ok = |o: &Operand| o.var().is_none_or(var_ok);
+            let field_ok = |f: &FieldRef| match f {
+                FieldRef::Known(f) => program.get_field(*f).is_some(),
+                FieldRef::Unknown(_) => true,
+            };
+            let ok = match &node.stmt {
+                Stmt::Nop => true,
+                Stmt::Copy { dst, src } => var_ok(*dst) && op_ok(src),
+                Stmt::Opaque { dst, .. } => var_ok(*dst),
+                Stmt::Load { dst, base, field } => {
+                    var_ok(*dst) && base.is_none_or(var_ok) && field_ok(field)
+                }
+                Stmt::Store { base, field, src } => {
+                    base.is_none_or(var_ok) && field_ok(field) && op_ok(src)
+                }
+                Stmt::Call(c) => {
+                    c.dst.is_none_or(var_ok)
+                        && c.receiver.is_none_or(var_ok)
+                        && c.args.iter().all(|a| op_ok(&a.value))
+                        && ty_ok(&c.ty)
+                        && c.new_type.is_none_or(|t| program.get_ty(t).is_some())
+                        && match &c.callee {
+                            Callee::Method(m) => program.get_method(*m).is_some(),
+                            Callee::Unresolved(_) => true,
+                            Callee::Delegate(v) => var_ok(*v),
+                        }
+                }
+                Stmt::Element { dst, collection } => var_ok(*dst) && var_ok(*collection),
+                Stmt::StoreElement { collection, src } => var_ok(*collection) && op_ok(src),
+                Stmt::Closure {
+                    dst,
+                    body,
+                    captures,
+                } => {
+                    dst.is_none_or(var_ok)
+                        && (*body as usize) < bodies
+                        && captures.iter().copied().all(var_ok)
+                }
+                Stmt::Return(v) => v.as_ref().is_none_or(op_ok),
+                Stmt::Yield(v) => op_ok(v),
+                Stmt::Throw(v) => v.is_none_or(var_ok),
+                Stmt::Escape(vs) | Stmt::ScopeEnd(vs) => vs.iter().copied().all(var_ok),
+            };
+            if !ok {
+                return bad("refers to an unknown variable, method, field, type or body");
+            }
+        }
+        Ok(())
+    }
+
+    /// A readable listing of the body (see [`BodyDump`]); with the program, ids
+    /// of types, methods and fields are shown by name.
+    pub fn dump<'a>(&'a self, program: Option<&'a Program>) -> BodyDump<'a> {
+        BodyDump {
+            body: self,
+            program,
+        }
+    }
+}
+
+impl std::fmt::Display for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.dump(None).fmt(f)
+    }
 }
 
 /// Builds a `Body` node by node; used by the lowering and by tests.
@@ -341,7 +476,13 @@ impl BodyBuilder {
     pub fn exc_exit(&self) -> NodeId {
         self.body.exc_exit
     }
-    pub fn var(&mut self, name: impl Into<String>, kind: VarKind, ty: ValueTy, span: Span) -> VarId {
+    pub fn var(
+        &mut self,
+        name: impl Into<String>,
+        kind: VarKind,
+        ty: ValueTy,
+        span: Span,
+    ) -> VarId {
         self.body.vars.push(Var {
             name: name.into(),
             kind,
@@ -373,3 +514,6 @@ impl BodyBuilder {
         self.body
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,247 @@
+//! The check pipeline: discover projects, load and index them, lower every body,
+//! run the checker on all bodies in parallel, and collect everything the run
+//! has to report (findings and notes about inputs it could not fully read).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use rlc_core::infer::{Inference, infer};
+use rlc_core::{CheckOptions, Checker};
+use rlc_core::diagnostics::{Diagnostic, Label, Severity};
+use rlc_core::{FileId, Span};
+use rlc_csharp::hir::SkipReason;
+use rlc_csharp::index::Index;
+use rlc_csharp::load::{LibraryText, Loaded, Lowered, embedded_library, load, lower_all, project_specs};
+use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
+use rlc_csharp::source::LineIndex;
+
+/// What to check and how.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub paths: Vec<PathBuf>,
+    pub check: CheckOptions,
+    /// Extra library specs (from `rlc-sharp.toml`).
+    pub extra_library: Vec<LibraryText>,
+    /// Use inferred specifications (`--no-infer` turns this off).
+    pub infer: bool,
+}
+
+/// A file a diagnostic may point into that is not C# source (a project file, the
+/// config), or a source that could not be read.
+#[derive(Clone, Debug)]
+pub struct ExtraFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PhaseTimings {
+    pub discovery: Duration,
+    pub read_parse: Duration,
+    pub index: Duration,
+    pub lower: Duration,
+    pub infer: Duration,
+    pub check: Duration,
+}
+
+/// Everything one run found.
+pub struct CheckRun {
+    pub workspace: Workspace,
+    pub loaded: Loaded,
+    pub lowered: Lowered,
+    /// The inferred specifications, when inference ran.
+    pub inference: Option<Inference>,
+    /// Findings and notes, in a deterministic order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files after the index's own: `FileId(index.files.len() + i)`.
+    pub extra_files: Vec<ExtraFile>,
+    pub timings: PhaseTimings,
+}
+
+impl CheckRun {
+    pub fn index(&self) -> &Index {
+        &self.loaded.index
+    }
+
+    /// Path and text of any file a diagnostic can name.
+    pub fn file(&self, id: FileId) -> Option<(&Path, &str)> {
+        let n = self.loaded.index.files.len();
+        let i = id.0 as usize;
+        if i < n {
+            let f = &self.loaded.index.files[i];
+            Some((f.source.path.as_path(), &f.source.text))
+        } else {
+            self.extra_files.get(i - n).map(|f| (f.path.as_path(), f.text.as_str()))
+        }
+    }
+}
+
+/// Runs discovery, the front end and the checker.
+pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
+    let t = Instant::now();
+    let workspace = discover(&opts.paths)?;
+    let discovery = t.elapsed();
+    let mut library = embedded_library();
+    library.extend(opts.extra_library.iter().cloned());
+    let loaded = load(&project_specs(&workspace), &library);
+    let t = Instant::now();
+    let lowered = lower_all(&loaded.index);
+    let lower = t.elapsed();
+    let t = Instant::now();
+    let inference = opts.infer.then(|| infer(&loaded.index.program, &lowered.bodies));
+    let infer_time = t.elapsed();
+    let t = Instant::now();
+    let program = inference.as_ref().map(|i| &i.program).unwrap_or(&loaded.index.program);
+    let checker = Checker::new(program, &lowered.bodies, &opts.check);
+    let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len())
+        .into_par_iter()
+        .flat_map_iter(|i| checker.check_body(i))
+        .collect();
+    diagnostics.extend(checker.check_classes());
+    let check = t.elapsed();
+    let mut run = CheckRun {
+        workspace,
+        timings: PhaseTimings {
+            discovery,
+            read_parse: loaded.timings.read_parse,
+            index: loaded.timings.index,
+            lower,
+            infer: infer_time,
+            check,
+        },
+        inference,
+        loaded,
+        lowered,
+        diagnostics: Vec::new(),
+        extra_files: Vec::new(),
+    };
+    diagnostics.extend(input_notes(&mut run));
+    sort(&mut diagnostics, &run);
+    run.diagnostics = diagnostics;
+    Ok(run)
+}
+
+/// Orders diagnostics by file path, position, then rule.
+fn sort(diags: &mut [Diagnostic], run: &CheckRun) {
+    diags.sort_by(|a, b| {
+        let pa = run.file(a.primary.span.file).map(|(p, _)| p.to_path_buf());
+        let pb = run.file(b.primary.span.file).map(|(p, _)| p.to_path_buf());
+        pa.cmp(&pb)
+            .then(a.primary.span.start.cmp(&b.primary.span.start))
+            .then(a.rule.cmp(b.rule))
+            .then(a.message.cmp(&b.message))
+    });
+}
+
+/// Notes about the inputs: project files, unreadable or unparseable sources,
+/// skipped methods, internal errors.
+fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let base = run.loaded.index.files.len() as u32;
+    let mut extra: Vec<ExtraFile> = Vec::new();
+    let extra_id = |path: &Path, extra: &mut Vec<ExtraFile>| -> FileId {
+        if let Some(i) = extra.iter().position(|f| f.path == path) {
+            return FileId(base + i as u32);
+        }
+        let text = std::fs::read(path)
+            .ok()
+            .and_then(|b| rlc_csharp::source::decode(&b).ok())
+            .unwrap_or_default();
+        extra.push(ExtraFile {
+            path: path.to_path_buf(),
+            text,
+        });
+        FileId(base + extra.len() as u32 - 1)
+    };
+    for note in &run.workspace.notes {
+        let file = extra_id(&note.file, &mut extra);
+        let text = &extra[(file.0 - base) as usize].text;
+        let start = match (note.line, note.column) {
+            (Some(l), c) => offset_of(text, l, c.unwrap_or(1)),
+            _ => 0,
+        };
+        let end = line_end(text, start);
+        let mut d = Diagnostic::new("RLC9002", note.message.clone(), label(file, start, end, "here"));
+        if note.severity == NoteSeverity::Warning {
+            d.severity = Severity::Warning;
+        }
+        d.fingerprint = format!("RLC9002:{}:{}", note.file.display(), note.message);
+        out.push(d);
+    }
+    for note in &run.loaded.notes {
+        let (file, start, end) = match note.file {
+            Some(f) => {
+                let r = note.range.unwrap_or_default();
+                (f, r.start, r.end)
+            }
+            None => {
+                let f = extra_id(&note.path, &mut extra);
+                let r = note.range.unwrap_or_default();
+                (f, r.start, r.end)
+            }
+        };
+        let mut d = Diagnostic::new(note.rule, note.message.clone(), label(file, start, end, ""));
+        d.fingerprint = format!("{}:{}:{}", note.rule, note.path.display(), note.message);
+        out.push(d);
+    }
+    for (span, reason) in &run.lowered.skipped {
+        if *reason == SkipReason::TooDeep {
+            let end = span.start.saturating_add(1).min(span.end);
+            let mut d = Diagnostic::new(
+                "RLC9005",
+                "this method is nested too deeply to analyse; it is skipped",
+                label(span.file, span.start, end, "nesting starts here"),
+            );
+            d.fingerprint = format!("RLC9005:{}:{}", span.file.0, span.start);
+            out.push(d);
+        }
+    }
+    for e in &run.lowered.internal_errors {
+        let span = e.span.unwrap_or(Span::new(FileId(0), 0, 0));
+        let mut d = Diagnostic::new(
+            "RLC9004",
+            format!("internal error while analysing `{}`: {}; it is skipped", e.what, e.message),
+            label(span.file, span.start, span.end, "in this declaration"),
+        );
+        d.help = Some("please report this at https://github.com/rlc-sharp/rlc-sharp/issues with the code that triggers it".into());
+        d.fingerprint = format!("RLC9004:{}", e.what);
+        out.push(d);
+    }
+    run.extra_files = extra;
+    out
+}
+
+fn label(file: FileId, start: u32, end: u32, message: &str) -> Label {
+    Label {
+        span: Span::new(file, start, end),
+        message: message.to_string(),
+    }
+}
+
+/// Byte offset of a 1-based line and character column.
+fn offset_of(text: &str, line: u32, col: u32) -> u32 {
+    let idx = LineIndex::new(text);
+    let start = idx.line_start(line.saturating_sub(1) as usize) as usize;
+    let rest = text.get(start..).unwrap_or("");
+    let within: usize = rest.chars().take(col.saturating_sub(1) as usize).map(char::len_utf8).sum();
+    (start + within) as u32
+}
+
+fn line_end(text: &str, from: u32) -> u32 {
+    let rest = text.get(from as usize..).unwrap_or("");
+    from + rest.find('\n').unwrap_or(rest.len()) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_of_lines_and_columns() {
+        let text = "ab\ncd\nef";
+        assert_eq!(offset_of(text, 1, 1), 0);
+        assert_eq!(offset_of(text, 2, 2), 4);
+        assert_eq!(line_end(text, 3), 5);
+    }
+}

@@ -1,0 +1,570 @@
+//! The inference rules of both phases, applied to a fixed point.
+//!
+//! Phase 1 (owned resources and disposal methods): `[Owning]` on parameters a
+//! method disposes or hands to an `[Owning]` parameter; `[Calls("this.f", m)]`
+//! on methods that dispose a field and do not reassign it afterwards; `[Owning]`
+//! on fields some method disposes; `[MustCall(d)]` on a class whose method `d`
+//! disposes all its owning fields. Phase 2: `[MustCallAlias]` on constructors
+//! that always store a parameter into the single owning field or pass it on to
+//! a `[MustCallAlias]` constructor, and on methods that always return a wrapper
+//! of a parameter; `[Owning]` on constructor parameters stored into owning
+//! fields otherwise; `[return: NotOwning]` on methods returning an owning field.
+//! Both phases repeat until nothing changes, since each phase's results feed the
+//! other (new `[MustCallAlias]` pairs add resource aliases, new obligations
+//! make more parameters and fields relevant).
+
+use rustc_hash::FxHashMap;
+
+use super::facts::{BodyFacts, Root, body_facts};
+use super::{Inference, InferredAttr, InferredSpec, SpecTarget, no_obligation};
+use crate::ir::{Body, NodeId};
+use crate::must_call::MustCallTypes;
+use crate::program::{
+    CallsSpec, FieldId, MethodId, MethodKind, MustCall, Origin, Ownership, ParamMode, Program,
+    Provenance, Target, TypeId, TypeKind,
+};
+use crate::span::Span;
+
+/// The most rounds inference runs; every round adds facts, and there are
+/// finitely many, so this only guards against a bug.
+const MAX_ROUNDS: u32 = 64;
+
+pub(super) fn run(program: &Program, bodies: &[Body]) -> Inference {
+    let mut st = State {
+        p: program.clone(),
+        specs: Vec::new(),
+        body_of: FxHashMap::default(),
+    };
+    for (i, b) in bodies.iter().enumerate() {
+        if let Some(m) = b.method {
+            st.body_of.entry(m).or_insert(i);
+        }
+    }
+    no_obligation::apply(&mut st.p, bodies, &st.body_of, &mut st.specs);
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let before = st.specs.len();
+        let types = MustCallTypes::compute(&st.p);
+        let facts: Vec<BodyFacts> = bodies
+            .iter()
+            .map(|b| body_facts(&st.p, &types, b))
+            .collect();
+        st.owning_params(bodies, &types, &facts);
+        st.calls(bodies, &types, &facts);
+        st.owning_fields(&types);
+        st.must_call_classes(&types);
+        let types = MustCallTypes::compute(&st.p);
+        st.must_call_alias_constructors(bodies, &types, &facts);
+        st.must_call_alias_methods(bodies, &types, &facts);
+        st.not_owning_getters(bodies, &types, &facts);
+        if st.specs.len() == before || rounds >= MAX_ROUNDS {
+            break;
+        }
+    }
+    st.specs.sort_by(|a, b| {
+        a.target
+            .cmp(&b.target)
+            .then(a.attr.kind().cmp(b.attr.kind()))
+    });
+    Inference {
+        program: st.p,
+        specs: st.specs,
+        rounds,
+    }
+}
+
+pub(super) struct State {
+    pub p: Program,
+    pub specs: Vec<InferredSpec>,
+    /// The body of each method.
+    pub body_of: FxHashMap<MethodId, usize>,
+}
+
+fn inferred(rule: &'static str, evidence: Span) -> Provenance {
+    Provenance::Inferred { rule, evidence }
+}
+
+fn is_source_method(p: &Program, m: MethodId) -> bool {
+    p.get_method(m)
+        .and_then(|md| p.get_ty(md.owner))
+        .is_some_and(|t| t.origin == Origin::Source)
+}
+
+/// Whether a non-null store to `this.f` is reachable from `node` (the paper's
+/// "NotWrittenAfter" fails). Storing `null` after disposal is the usual tidy-up.
+fn written_after(body: &Body, facts: &BodyFacts, node: NodeId, f: FieldId) -> bool {
+    let stores: Vec<NodeId> = facts
+        .field_stores
+        .iter()
+        .filter(|(_, g, _, null)| *g == f && !null)
+        .map(|(n, ..)| *n)
+        .collect();
+    if stores.is_empty() {
+        return false;
+    }
+    let mut seen = vec![false; body.nodes.len()];
+    let mut stack: Vec<NodeId> = body.successors(node).collect();
+    while let Some(n) = stack.pop() {
+        let Some(slot) = seen.get_mut(n.index()) else {
+            continue;
+        };
+        if *slot {
+            continue;
+        }
+        *slot = true;
+        if stores.contains(&n) {
+            return true;
+        }
+        stack.extend(body.successors(n));
+    }
+    false
+}
+
+/// Whether every normal path from the entry to the exit passes through one of `through`.
+fn always_passes(body: &Body, through: &[NodeId]) -> bool {
+    if through.is_empty() {
+        return false;
+    }
+    let mut seen = vec![false; body.nodes.len()];
+    let mut stack = vec![body.entry];
+    while let Some(n) = stack.pop() {
+        let Some(slot) = seen.get_mut(n.index()) else {
+            continue;
+        };
+        if *slot || through.contains(&n) {
+            continue;
+        }
+        *slot = true;
+        if n == body.exit {
+            return false;
+        }
+        stack.extend(body.node(n).succ.targets());
+    }
+    true
+}
+
+impl State {
+    fn record(
+        &mut self,
+        target: SpecTarget,
+        attr: InferredAttr,
+        rule: &'static str,
+        evidence: Span,
+    ) {
+        self.specs.push(InferredSpec {
+            target,
+            attr,
+            rule,
+            evidence,
+        });
+    }
+
+    /// Owning fields of a type (non-static, with an obligation).
+    fn owning_fields_of(&self, types: &MustCallTypes, t: TypeId) -> Vec<FieldId> {
+        let Some(ty) = self.p.get_ty(t) else {
+            return Vec::new();
+        };
+        ty.fields
+            .iter()
+            .copied()
+            .filter(|f| {
+                let fd = self.p.field(*f);
+                !fd.is_static && fd.ownership.is_owning(false) && types.of_value(&fd.ty).is_some()
+            })
+            .collect()
+    }
+
+    /// `[Owning]` on parameters the method disposes or hands to an `[Owning]`
+    /// parameter (phase 1; through resource aliases in phase 2).
+    fn owning_params(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
+        for (body, f) in bodies.iter().zip(facts) {
+            let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            for d in &f.disposals {
+                let Root::Param(i) = d.root else { continue };
+                let md = self.p.method(m);
+                let Some(pd) = md.params.get(i as usize) else {
+                    continue;
+                };
+                let eligible = pd.ownership == Ownership::Default
+                    && matches!(pd.mode, ParamMode::Value | ParamMode::In)
+                    && pd.must_call_alias.is_none()
+                    && md.kind != MethodKind::Setter
+                    && types.of_value(&pd.ty).is_some();
+                if !eligible {
+                    continue;
+                }
+                let rule = if d.transferred {
+                    "owning-param-passed"
+                } else {
+                    "owning-param-disposed"
+                };
+                let span = body.node(d.node).span;
+                self.p.methods[m.index()].params[i as usize].ownership =
+                    Ownership::Owning(inferred(rule, span));
+                self.record(SpecTarget::Param(m, i), InferredAttr::Owning, rule, span);
+            }
+        }
+    }
+
+    /// `[Calls("this.f", m)]` on instance methods that dispose `this.f` (directly,
+    /// through a method with such a `[Calls]`, or by handing it to an `[Owning]`
+    /// parameter) and do not reassign it afterwards.
+    fn calls(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
+        for (body, f) in bodies.iter().zip(facts) {
+            let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.is_static || md.kind != MethodKind::Ordinary {
+                continue;
+            }
+            let owner = md.owner;
+            for d in &f.disposals {
+                let Root::ThisField(field) = d.root else {
+                    continue;
+                };
+                let fd = self.p.field(field);
+                if fd.is_static || !self.is_ancestor_or_self(fd.owner, owner) {
+                    continue;
+                }
+                let Some(ob) = types.of_value(&fd.ty) else {
+                    continue;
+                };
+                if self
+                    .p
+                    .method(m)
+                    .calls
+                    .iter()
+                    .any(|c| c.target == Target::Field(field))
+                {
+                    continue;
+                }
+                if written_after(body, f, d.node, field) {
+                    continue;
+                }
+                let methods = if d.transferred {
+                    // The callee disposes it somehow; name the canonical alternative.
+                    let ms = &ob.must_call.methods;
+                    let pick = if ms.iter().any(|m| m == "Dispose") { Some("Dispose".to_string()) } else { ms.first().cloned() };
+                    pick.into_iter().collect()
+                } else {
+                    d.methods.clone()
+                };
+                let span = body.node(d.node).span;
+                let target = format!("this.{}", fd.name);
+                self.p.methods[m.index()].calls.push(CallsSpec {
+                    target: Target::Field(field),
+                    methods: methods.clone(),
+                    provenance: inferred("calls-field-disposed", span),
+                });
+                self.record(
+                    SpecTarget::Method(m),
+                    InferredAttr::Calls { target, methods },
+                    "calls-field-disposed",
+                    span,
+                );
+            }
+        }
+    }
+
+    fn is_ancestor_or_self(&self, anc: TypeId, t: TypeId) -> bool {
+        let mut stack = vec![t];
+        let mut seen = Vec::new();
+        while let Some(x) = stack.pop() {
+            if x == anc {
+                return true;
+            }
+            if seen.contains(&x) || seen.len() > 256 {
+                continue;
+            }
+            seen.push(x);
+            if let Some(d) = self.p.get_ty(x) {
+                stack.extend(d.supertypes.iter().copied());
+            }
+        }
+        false
+    }
+
+    /// `[Owning]` on fields some method disposes (a `[Calls]` names them).
+    fn owning_fields(&mut self, types: &MustCallTypes) {
+        let mut found: Vec<(FieldId, Span)> = Vec::new();
+        for md in &self.p.methods {
+            for c in &md.calls {
+                let Target::Field(f) = c.target else { continue };
+                let fd = self.p.field(f);
+                let source = self
+                    .p
+                    .get_ty(fd.owner)
+                    .is_some_and(|t| t.origin == Origin::Source);
+                if source
+                    && fd.ownership == Ownership::Default
+                    && !fd.is_static
+                    && types.of_value(&fd.ty).is_some()
+                    && !found.iter().any(|(g, _)| *g == f)
+                {
+                    let span = match &c.provenance {
+                        Provenance::Inferred { evidence, .. } | Provenance::Source(evidence) => {
+                            *evidence
+                        }
+                        _ => md.span.unwrap_or(Span::new(crate::FileId(0), 0, 0)),
+                    };
+                    found.push((f, span));
+                }
+            }
+        }
+        for (f, span) in found {
+            self.p.fields[f.index()].ownership = Ownership::Owning(inferred("owning-field", span));
+            self.record(
+                SpecTarget::Field(f),
+                InferredAttr::Owning,
+                "owning-field",
+                span,
+            );
+        }
+    }
+
+    /// `[MustCall(d)]` on a class without an obligation whose instance method `d`
+    /// guarantees the disposal of every owning field (preferring `Dispose`, then
+    /// `Close`, then public ones, then the first by name).
+    fn must_call_classes(&mut self, types: &MustCallTypes) {
+        for t in 0..self.p.types.len() {
+            let tid = TypeId(t as u32);
+            let ty = &self.p.types[t];
+            if ty.origin != Origin::Source || ty.kind == TypeKind::Interface || ty.is_static {
+                continue;
+            }
+            if types.of_type(tid).is_some() || ty.must_call.is_some() {
+                continue;
+            }
+            let fields = self.owning_fields_of(types, tid);
+            if fields.is_empty() {
+                continue;
+            }
+            let mut candidates: Vec<MethodId> = ty
+                .methods
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let md = self.p.method(*m);
+                    md.kind == MethodKind::Ordinary
+                        && !md.is_static
+                        && md.has_body
+                        && fields
+                            .iter()
+                            .all(|f| md.calls.iter().any(|c| c.target == Target::Field(*f)))
+                })
+                .collect();
+            let rank = |name: &str| match name {
+                "Dispose" => 0,
+                "Close" => 1,
+                "DisposeAsync" => 2,
+                _ => 3,
+            };
+            candidates.sort_by_key(|m| {
+                let md = self.p.method(*m);
+                (rank(&md.name), !md.is_public, md.name.clone(), *m)
+            });
+            let Some(&d) = candidates.first() else {
+                continue;
+            };
+            let md = self.p.method(d);
+            let span = md.span.unwrap_or(Span::new(crate::FileId(0), 0, 0));
+            let name = md.name.clone();
+            self.p.types[t].must_call = Some((
+                MustCall::of([name.clone()]),
+                inferred("must-call-class", span),
+            ));
+            self.record(
+                SpecTarget::Type(tid),
+                InferredAttr::MustCall(vec![name]),
+                "must-call-class",
+                span,
+            );
+        }
+    }
+
+    /// `[MustCallAlias]` on constructors: the parameter is always stored into the
+    /// class's single owning field, or passed to a `[MustCallAlias]` position of
+    /// a `this(..)`/`base(..)` constructor. With several owning fields, a stored
+    /// parameter is `[Owning]` instead.
+    fn must_call_alias_constructors(
+        &mut self,
+        bodies: &[Body],
+        types: &MustCallTypes,
+        facts: &[BodyFacts],
+    ) {
+        for (body, f) in bodies.iter().zip(facts) {
+            let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.kind != MethodKind::Constructor || md.ret_must_call_alias.is_some() {
+                continue;
+            }
+            let owner = md.owner;
+            let fields = self.owning_fields_of(types, owner);
+            let nparams = md.params.len() as u32;
+            let mut alias: Option<(u32, &'static str, Span)> = None;
+            let mut owning: Vec<(u32, Span)> = Vec::new();
+            for i in 0..nparams {
+                let pd = &self.p.method(m).params[i as usize];
+                if pd.ownership != Ownership::Default
+                    || pd.must_call_alias.is_some()
+                    || pd.mode != ParamMode::Value
+                    || types.of_value(&pd.ty).is_none()
+                {
+                    continue;
+                }
+                let chained = f.ctor_chain.iter().find(|(_, callee, p, roots)| {
+                    roots.contains(&Root::Param(i))
+                        && self.p.get_method(*callee).is_some_and(|c| {
+                            c.ret_must_call_alias.is_some() && c.must_call_alias_param() == Some(*p)
+                        })
+                });
+                if let Some((node, ..)) = chained {
+                    alias = alias.or(Some((i, "must-call-alias-chained", body.node(*node).span)));
+                    continue;
+                }
+                let stores: Vec<(NodeId, FieldId)> = f
+                    .field_stores
+                    .iter()
+                    .filter(|(_, g, roots, _)| {
+                        fields.contains(g) && roots.contains(&Root::Param(i))
+                    })
+                    .map(|(n, g, ..)| (*n, *g))
+                    .collect();
+                let Some(&(first, _)) = stores.first() else {
+                    continue;
+                };
+                let nodes: Vec<NodeId> = stores.iter().map(|(n, _)| *n).collect();
+                if fields.len() == 1 && always_passes(body, &nodes) {
+                    alias = alias.or(Some((
+                        i,
+                        "must-call-alias-constructor",
+                        body.node(first).span,
+                    )));
+                } else {
+                    owning.push((i, body.node(first).span));
+                }
+            }
+            if let Some((i, rule, span)) = alias {
+                self.p.methods[m.index()].ret_must_call_alias = Some(inferred(rule, span));
+                self.p.methods[m.index()].params[i as usize].must_call_alias =
+                    Some(inferred(rule, span));
+                self.record(
+                    SpecTarget::Method(m),
+                    InferredAttr::MustCallAlias,
+                    rule,
+                    span,
+                );
+                self.record(
+                    SpecTarget::Param(m, i),
+                    InferredAttr::MustCallAlias,
+                    rule,
+                    span,
+                );
+                owning.retain(|(j, _)| *j != i);
+            }
+            for (i, span) in owning {
+                self.p.methods[m.index()].params[i as usize].ownership =
+                    Ownership::Owning(inferred("owning-constructor-param", span));
+                self.record(
+                    SpecTarget::Param(m, i),
+                    InferredAttr::Owning,
+                    "owning-constructor-param",
+                    span,
+                );
+            }
+        }
+    }
+
+    /// `[MustCallAlias]` on a method that always returns (a resource alias of) one
+    /// of its parameters.
+    fn must_call_alias_methods(
+        &mut self,
+        bodies: &[Body],
+        types: &MustCallTypes,
+        facts: &[BodyFacts],
+    ) {
+        for (body, f) in bodies.iter().zip(facts) {
+            let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.kind != MethodKind::Ordinary
+                || md.ret_must_call_alias.is_some()
+                || md.must_call_alias_param().is_some()
+                || md.ret_ownership != Ownership::Default
+                || types.of_value(&md.ret).is_none()
+                || f.returns.is_empty()
+            {
+                continue;
+            }
+            let candidate = (0..md.params.len() as u32).find(|&i| {
+                let pd = &md.params[i as usize];
+                pd.ownership == Ownership::Default
+                    && pd.mode == ParamMode::Value
+                    && types.of_value(&pd.ty).is_some()
+                    && f.returns.iter().all(|(_, roots)| {
+                        roots.as_ref().is_some_and(|r| r.contains(&Root::Param(i)))
+                    })
+            });
+            let Some(i) = candidate else { continue };
+            let span = body.node(f.returns[0].0).span;
+            let rule = "must-call-alias-method";
+            self.p.methods[m.index()].ret_must_call_alias = Some(inferred(rule, span));
+            self.p.methods[m.index()].params[i as usize].must_call_alias =
+                Some(inferred(rule, span));
+            self.record(
+                SpecTarget::Method(m),
+                InferredAttr::MustCallAlias,
+                rule,
+                span,
+            );
+            self.record(
+                SpecTarget::Param(m, i),
+                InferredAttr::MustCallAlias,
+                rule,
+                span,
+            );
+        }
+    }
+
+    /// `[return: NotOwning]` on a method that returns an owning field of its class:
+    /// the class keeps the obligation, the caller only borrows.
+    fn not_owning_getters(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
+        for (body, f) in bodies.iter().zip(facts) {
+            let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.kind != MethodKind::Ordinary
+                || md.is_static
+                || md.ret_ownership != Ownership::Default
+                || md.ret_must_call_alias.is_some()
+                || types.of_value(&md.ret).is_none()
+            {
+                continue;
+            }
+            let returned = f.returns.iter().find_map(|(n, roots)| {
+                roots.as_ref()?.iter().find_map(|r| match r {
+                    Root::ThisField(g) if self.p.field(*g).ownership.is_owning(false) => Some(*n),
+                    _ => None,
+                })
+            });
+            let Some(node) = returned else { continue };
+            let span = body.node(node).span;
+            self.p.methods[m.index()].ret_ownership =
+                Ownership::NotOwning(inferred("not-owning-getter", span));
+            self.record(
+                SpecTarget::Return(m),
+                InferredAttr::NotOwning,
+                "not-owning-getter",
+                span,
+            );
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Must-call types (paper §2.2): which methods must be called on a value before
+//! it becomes unreachable.
+//!
+//! The obligation of a type is its own `[MustCall]` (or the library model's
+//! `must_call`), else the union over its supertypes; `IDisposable` gives `Dispose`,
+//! `IAsyncDisposable` gives `DisposeAsync`, and a type with both may call either.
+//! `also_disposes` (the library's `Close`) adds alternatives to a non-empty
+//! obligation. C# has one disposal protocol per type, so the method set is
+//! disjunctive (see [`MustCall`]). Structs count like classes.
+//!
+//! The table is computed once per program, iteratively (no recursion, so deep
+//! hierarchies cannot overflow the stack); a cycle in the supertypes (a front-end
+//! error) contributes nothing instead of looping.
+
+use std::borrow::Cow;
+
+use crate::ir::{Call, CallKind, Callee};
+use crate::program::{MustCall, Program, Provenance, TypeId, ValueTy};
+
+/// A non-empty must-call obligation and where it was stated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Obligation {
+    pub must_call: MustCall,
+    /// The type whose `[MustCall]` (or model entry) stated it; `None` when it comes
+    /// from a `[return: MustCall(..)]` of a method.
+    pub declared_by: Option<TypeId>,
+    pub provenance: Provenance,
+}
+
+impl Obligation {
+    /// Whether calling `method` discharges it.
+    pub fn is_satisfied_by(&self, method: &str) -> bool {
+        self.must_call.is_satisfied_by(method)
+    }
+    /// Whether a guarantee that one of `methods` was called discharges it: every
+    /// alternative the guarantee allows must be one of ours.
+    pub fn is_covered_by(&self, methods: &[String]) -> bool {
+        !methods.is_empty() && methods.iter().all(|m| self.must_call.is_satisfied_by(m))
+    }
+}
+
+/// The memoized must-call type of every type of a [`Program`].
+#[derive(Debug)]
+pub struct MustCallTypes {
+    of: Vec<Option<Obligation>>,
+}
+
+impl MustCallTypes {
+    pub fn compute(program: &Program) -> MustCallTypes {
+        let n = program.types.len();
+        let mut table = MustCallTypes { of: vec![None; n] };
+        // Alternatives (`also_disposes`) of the type and of every supertype.
+        let mut alternatives: Vec<Vec<String>> = vec![Vec::new(); n];
+        #[derive(Copy, Clone, PartialEq)]
+        enum State {
+            New,
+            Open,
+            Done,
+        }
+        let mut state = vec![State::New; n];
+        let mut cycle = false;
+        for root in 0..n {
+            if state[root] != State::New {
+                continue;
+            }
+            state[root] = State::Open;
+            // Post-order over the supertype graph, so supertypes are done first.
+            let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+            while let Some(top) = stack.last_mut() {
+                let (t, next) = *top;
+                if let Some(s) = program.types[t].supertypes.get(next) {
+                    top.1 += 1;
+                    match state.get(s.index()) {
+                        Some(State::New) => {
+                            state[s.index()] = State::Open;
+                            stack.push((s.index(), 0));
+                        }
+                        Some(State::Open) => cycle = true,
+                        _ => {}
+                    }
+                    continue;
+                }
+                stack.pop();
+                table.update(program, t, &mut alternatives);
+                state[t] = State::Done;
+            }
+        }
+        // On a cycle (a front-end error) a type was finished before a supertype on
+        // the cycle: repeat until nothing changes. Sets only grow, so this ends.
+        while cycle {
+            cycle = false;
+            for t in 0..n {
+                cycle |= table.update(program, t, &mut alternatives);
+            }
+        }
+        table
+    }
+
+    /// Recomputes the obligation of `t` from its supertypes' current values;
+    /// returns whether it changed.
+    fn update(&mut self, program: &Program, t: usize, alternatives: &mut [Vec<String>]) -> bool {
+        let def = &program.types[t];
+        let supers: Vec<usize> = def
+            .supertypes
+            .iter()
+            .map(|s| s.index())
+            .filter(|&s| s < self.of.len())
+            .collect();
+        let mut alts: Vec<String> = def.also_disposes.clone();
+        for &s in &supers {
+            alts.extend(alternatives[s].iter().cloned());
+        }
+        alts.sort();
+        alts.dedup();
+        let id = TypeId(t as u32);
+        let stated = if let Some((mc, prov)) = &def.must_call {
+            Some((mc.methods.clone(), Some(id), prov.clone()))
+        } else if program.well_known.disposable == Some(id) {
+            Some((vec!["Dispose".to_string()], Some(id), Provenance::Default))
+        } else if program.well_known.async_disposable == Some(id) {
+            Some((
+                vec!["DisposeAsync".to_string()],
+                Some(id),
+                Provenance::Default,
+            ))
+        } else {
+            None
+        };
+        let base = match stated {
+            Some(s) => Some(s),
+            None => {
+                let mut methods = Vec::new();
+                let mut first: Option<&Obligation> = None;
+                for &s in &supers {
+                    if let Some(o) = &self.of[s] {
+                        methods.extend(o.must_call.methods.iter().cloned());
+                        first = first.or(Some(o));
+                    }
+                }
+                first.map(|o| (methods, o.declared_by, o.provenance.clone()))
+            }
+        };
+        let new = base.and_then(|(methods, declared_by, provenance)| {
+            (!methods.is_empty()).then(|| Obligation {
+                must_call: MustCall::of(methods.into_iter().chain(alts.iter().cloned())),
+                declared_by,
+                provenance,
+            })
+        });
+        let changed = new.as_ref().map(|o| &o.must_call)
+            != self.of[t].as_ref().map(|o| &o.must_call)
+            || alts != alternatives[t];
+        self.of[t] = new;
+        alternatives[t] = alts;
+        changed
+    }
+
+    /// The obligation of values of type `t` (`None`: no obligation or unknown type).
+    pub fn of_type(&self, t: TypeId) -> Option<&Obligation> {
+        self.of.get(t.index()).and_then(Option::as_ref)
+    }
+
+    /// The obligation of a value of this static type.
+    pub fn of_value(&self, ty: &ValueTy) -> Option<&Obligation> {
+        ty.ty.and_then(|t| self.of_type(t))
+    }
+
+    /// The obligation of the value a call returns (paper: FactsFromCall's
+    /// HasObligation): `[return: MustCall(..)]` of the callee when present, else
+    /// the type of `new`, else the static result type at the call site (which is
+    /// the awaited type for `await m()` and the instantiated type of a generic
+    /// return), else the callee's declared return type. Whether the caller owns
+    /// it is [`crate::ownership`]'s question.
+    pub fn of_call_result<'a>(
+        &'a self,
+        program: &Program,
+        call: &Call,
+    ) -> Option<Cow<'a, Obligation>> {
+        let method = match &call.callee {
+            Callee::Method(m) => program.get_method(*m),
+            _ => None,
+        };
+        if let Some((mc, prov)) = method.and_then(|m| m.ret_must_call.as_ref()) {
+            if mc.is_empty() {
+                return None;
+            }
+            return Some(Cow::Owned(Obligation {
+                must_call: mc.clone(),
+                declared_by: None,
+                provenance: prov.clone(),
+            }));
+        }
+        let ty = match call.kind {
+            CallKind::New => call.new_type.or(call.ty.ty),
+            _ => call.ty.ty.or_else(|| method.and_then(|m| m.ret.ty)),
+        };
+        ty.and_then(|t| self.of_type(t)).map(Cow::Borrowed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Origin, TypeDef, TypeKind};
+
+    fn ty(p: &mut Program, name: &str, supers: &[TypeId]) -> TypeId {
+        let mut d = TypeDef::new(name, TypeKind::Class, Origin::Source);
+        d.supertypes = supers.to_vec();
+        p.add_type(d)
+    }
+
+    fn methods(t: &MustCallTypes, id: TypeId) -> Vec<String> {
+        t.of_type(id)
+            .map(|o| o.must_call.methods.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn inherited_union_alternatives_and_explicit_none() {
+        let mut p = Program::default();
+        let disp = ty(&mut p, "System.IDisposable", &[]);
+        let adisp = ty(&mut p, "System.IAsyncDisposable", &[]);
+        p.well_known.disposable = Some(disp);
+        p.well_known.async_disposable = Some(adisp);
+        let stream = ty(&mut p, "System.IO.Stream", &[disp, adisp]);
+        p.types[stream.index()].also_disposes = vec!["Close".into()];
+        let file = ty(&mut p, "System.IO.FileStream", &[stream]);
+        let mem = ty(&mut p, "System.IO.MemoryStream", &[stream]);
+        p.types[mem.index()].must_call = Some((MustCall::none(), Provenance::Library));
+        let sub_mem = ty(&mut p, "App.MyMemory", &[mem]);
+        let plain = ty(&mut p, "App.Plain", &[]);
+        let t = MustCallTypes::compute(&p);
+        assert_eq!(methods(&t, disp), ["Dispose"]);
+        assert_eq!(methods(&t, stream), ["Close", "Dispose", "DisposeAsync"]);
+        assert_eq!(methods(&t, file), ["Close", "Dispose", "DisposeAsync"]);
+        assert_eq!(t.of_type(file).and_then(|o| o.declared_by), Some(disp));
+        assert!(t.of_type(mem).is_none());
+        assert!(t.of_type(sub_mem).is_none());
+        assert!(t.of_type(plain).is_none());
+        assert!(t.of_type(TypeId(999)).is_none());
+    }
+
+    #[test]
+    fn explicit_must_call_keeps_inherited_alternatives() {
+        let mut p = Program::default();
+        let disp = ty(&mut p, "System.IDisposable", &[]);
+        p.well_known.disposable = Some(disp);
+        let reader = ty(&mut p, "System.IO.TextReader", &[disp]);
+        p.types[reader.index()].also_disposes = vec!["Close".into()];
+        let socket = ty(&mut p, "Net.Socket", &[reader]);
+        p.types[socket.index()].must_call = Some((MustCall::of(["Shutdown"]), Provenance::Config));
+        let t = MustCallTypes::compute(&p);
+        assert_eq!(methods(&t, socket), ["Close", "Shutdown"]);
+        assert_eq!(
+            t.of_type(socket).map(|o| &o.provenance),
+            Some(&Provenance::Config)
+        );
+    }
+
+    #[test]
+    fn cycles_and_deep_chains_terminate() {
+        let mut p = Program::default();
+        let disp = ty(&mut p, "System.IDisposable", &[]);
+        p.well_known.disposable = Some(disp);
+        let a = ty(&mut p, "A", &[disp]);
+        let b = ty(&mut p, "B", &[a]);
+        p.types[a.index()].supertypes.push(b);
+        let c = ty(&mut p, "C", &[b, TypeId(12345)]);
+        let mut prev = c;
+        for i in 0..100_000 {
+            prev = ty(&mut p, &format!("D{i}"), &[prev]);
+        }
+        let t = MustCallTypes::compute(&p);
+        assert_eq!(methods(&t, b), ["Dispose"]);
+        assert_eq!(methods(&t, c), ["Dispose"]);
+        assert_eq!(methods(&t, prev), ["Dispose"]);
+    }
+}

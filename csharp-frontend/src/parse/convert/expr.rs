@@ -1,0 +1,1041 @@
+//! Expressions and patterns of a body.
+//!
+//! Member-access chains are collected link by link (so that long chains do not
+//! recurse) and rebuilt bottom-up. tree-sitter-c-sharp gives `?.` a precedence
+//! below the binary and unary operators, so `x ?? a?.B`, `!a?.B` and
+//! `await a?.M()` come out as `(x ?? a)?.B`, `(!a)?.B`, `(await a)?.M()`; the
+//! chain is moved back onto the operator's last operand.
+
+use tree_sitter::Node;
+
+use super::body::BodyBuilder;
+use super::decl::{MAX_KEPT_STRING, parse_int};
+use super::kinds::{F, K};
+use super::syn::Syn;
+use crate::hir::{
+    Arg, ArgModifier, AssignOp, BinaryOp, BindingId, BindingKind, CollectionElem, Expr, ExprId,
+    InitElem, InitValue, Literal, Name, Pat, PatId, QueryClause, RelOp, Subpattern, SwitchArm,
+    TextRange, TypeRef, UnaryOp,
+};
+
+/// One link of a member-access chain, outermost first.
+enum Link<'t> {
+    Member { name: Node<'t>, conditional: bool, arrow: bool, end: usize },
+    Element { args: Node<'t>, conditional: bool, end: usize },
+    Call { args: Node<'t>, end: usize },
+    Forgive { end: usize },
+}
+
+impl Link<'_> {
+    fn end(&self) -> usize {
+        match self {
+            Link::Member { end, .. } | Link::Element { end, .. } | Link::Call { end, .. } | Link::Forgive { end } => *end,
+        }
+    }
+    fn is_conditional(&self) -> bool {
+        matches!(
+            self,
+            Link::Member { conditional: true, .. } | Link::Element { conditional: true, .. }
+        )
+    }
+    fn set_conditional(&mut self) {
+        if let Link::Member { conditional, .. } | Link::Element { conditional, .. } = self {
+            *conditional = true;
+        }
+    }
+}
+
+fn is_chain<'t>(syn: &Syn<'_, 't>, n: Node<'t>) -> bool {
+    match syn.kind(n) {
+        K::MemberAccessExpression | K::InvocationExpression | K::ElementAccessExpression | K::ConditionalAccessExpression => true,
+        K::PostfixUnaryExpression => postfix_op(syn, n) == "!",
+        _ => false,
+    }
+}
+
+fn postfix_op<'a, 't>(syn: &Syn<'a, 't>, n: Node<'t>) -> &'a str {
+    syn.last_child(n).map_or("", |op| syn.text(op))
+}
+
+impl<'t> BodyBuilder<'_, 't> {
+    pub(super) fn expr(&mut self, n: Node<'t>) -> ExprId {
+        let range = Syn::range(n);
+        if !self.enter(n) {
+            return self.body.alloc_expr(Expr::Missing, range);
+        }
+        let id = self.expr_kind(n);
+        self.leave();
+        id
+    }
+
+    fn alloc(&mut self, e: Expr, n: Node<'t>) -> ExprId {
+        self.body.alloc_expr(e, Syn::range(n))
+    }
+
+    fn missing(&mut self, n: Node<'t>) -> ExprId {
+        self.alloc(Expr::Missing, n)
+    }
+
+    fn child_expr(&mut self, n: Node<'t>) -> ExprId {
+        match self.syn.first_named(n) {
+            Some(c) => self.expr(c),
+            None => self.missing(n),
+        }
+    }
+
+    fn field_expr(&mut self, n: Node<'t>, f: F) -> ExprId {
+        match self.syn.field(n, f) {
+            Some(c) => self.expr(c),
+            None => self.missing(n),
+        }
+    }
+
+    fn boxed_type(&self, n: Node<'t>, f: F) -> Box<TypeRef> {
+        Box::new(self.syn.field(n, f).map_or(TypeRef::Error, |t| self.syn.type_ref(t)))
+    }
+
+    fn expr_kind(&mut self, n: Node<'t>) -> ExprId {
+        let syn = self.syn;
+        if is_chain(syn, n) {
+            return self.chain(n);
+        }
+        let e = match syn.kind(n) {
+            K::Identifier => self.ident(n),
+            K::ParenthesizedExpression => return self.child_expr(n),
+            K::GenericName => self.generic_name(n),
+            K::QualifiedName => {
+                let receiver = self.field_expr(n, F::Qualifier);
+                let (name, type_args) = self.simple_name(syn.field(n, F::Name));
+                Expr::MemberAccess { receiver, name, type_args, conditional: false }
+            }
+            K::AliasQualifiedName => Expr::AliasQualified {
+                alias: syn.field(n, F::Alias).map_or_else(Name::default, |a| syn.name(a)),
+                name: self.simple_name(syn.field(n, F::Name)).0,
+            },
+            K::PredefinedType => match crate::hir::Predefined::from_keyword(syn.text(n)) {
+                Some(p) => Expr::PredefinedType(p),
+                None => Expr::Missing,
+            },
+            K::Anon => match syn.text(n) {
+                "this" => Expr::This,
+                "base" => Expr::Base,
+                _ => Expr::Missing,
+            },
+            K::NullLiteral => Expr::Literal(Literal::Null),
+            K::BooleanLiteral => Expr::Literal(Literal::Bool(syn.text(n) == "true")),
+            K::IntegerLiteral => Expr::Literal(parse_int(syn.text(n)).map_or(Literal::Real, Literal::Int)),
+            K::RealLiteral => Expr::Literal(Literal::Real),
+            K::CharacterLiteral => Expr::Literal(Literal::Char),
+            K::StringLiteral | K::VerbatimStringLiteral | K::RawStringLiteral => Expr::Literal(Literal::Str(self.plain_string(n))),
+            K::InterpolatedStringExpression => self.interpolated(n),
+            K::AssignmentExpression => {
+                let op = syn.field(n, F::Operator).map_or("=", |o| syn.text(o));
+                let op = match op {
+                    "=" => AssignOp::Assign,
+                    "??=" => AssignOp::Coalesce,
+                    _ => AssignOp::Compound(BinaryOp::from_token(&op[..op.len().saturating_sub(1)]).unwrap_or(BinaryOp::Add)),
+                };
+                let lhs = self.field_expr(n, F::Left);
+                let rhs = self.field_expr(n, F::Right);
+                Expr::Assign { op, lhs, rhs }
+            }
+            K::BinaryExpression if self.is_string_concat(n) => Expr::Literal(Literal::Str(None)),
+            K::BinaryExpression => {
+                let lhs = self.field_expr(n, F::Left);
+                let rhs = self.field_expr(n, F::Right);
+                match syn.field(n, F::Operator).and_then(|o| BinaryOp::from_token(syn.text(o))) {
+                    Some(op) => Expr::Binary { op, lhs, rhs },
+                    None => Expr::Other(Box::new([lhs, rhs])),
+                }
+            }
+            K::PrefixUnaryExpression => {
+                let op = match Some(syn.first_token(n)) {
+                    Some("++") => UnaryOp::PreInc,
+                    Some("--") => UnaryOp::PreDec,
+                    Some("+") => UnaryOp::Plus,
+                    Some("-") => UnaryOp::Neg,
+                    Some("!") => UnaryOp::Not,
+                    Some("~") => UnaryOp::BitNot,
+                    Some("&") => UnaryOp::AddressOf,
+                    Some("^") => UnaryOp::FromEnd,
+                    _ => UnaryOp::Deref,
+                };
+                Expr::Unary { op, operand: self.child_expr(n) }
+            }
+            K::PostfixUnaryExpression => {
+                let op = if postfix_op(syn, n) == "--" { UnaryOp::PostDec } else { UnaryOp::PostInc };
+                Expr::Unary { op, operand: self.child_expr(n) }
+            }
+            K::ConditionalExpression => {
+                let cond = self.field_expr(n, F::Condition);
+                let then = self.field_expr(n, F::Consequence);
+                let else_ = self.field_expr(n, F::Alternative);
+                Expr::Conditional { cond, then, else_ }
+            }
+            K::CastExpression => Expr::Cast { ty: self.boxed_type(n, F::Type), expr: self.field_expr(n, F::Value) },
+            K::AsExpression => Expr::As { expr: self.field_expr(n, F::Left), ty: self.boxed_type(n, F::Right) },
+            K::IsExpression => {
+                let expr = self.field_expr(n, F::Left);
+                let ty = self.boxed_type(n, F::Right);
+                let range = syn.field(n, F::Right).map_or(Syn::range(n), Syn::range);
+                let pat = self.body.alloc_pat(Pat::Type(ty), range);
+                Expr::Is { expr, pat }
+            }
+            K::IsPatternExpression => {
+                let expr = self.field_expr(n, F::Expression);
+                let pat = self.opt_pat(syn.field(n, F::Pattern), n);
+                Expr::Is { expr, pat }
+            }
+            K::SwitchExpression => self.switch_expr(n),
+            K::LambdaExpression | K::AnonymousMethodExpression => Expr::Lambda(Box::new(self.function(n, None, None))),
+            K::AwaitExpression => Expr::Await(self.child_expr(n)),
+            K::ObjectCreationExpression => {
+                let ty = Some(self.boxed_type(n, F::Type));
+                let args = syn.field(n, F::Arguments).map_or_else(|| Box::new([]) as Box<[Arg]>, |a| self.args(a));
+                let init = syn.field(n, F::Initializer).map(|i| self.initializer(i));
+                Expr::New { ty, args, init }
+            }
+            K::ImplicitObjectCreationExpression => {
+                let args = syn.child_of(n, K::ArgumentList).map_or_else(|| Box::new([]) as Box<[Arg]>, |a| self.args(a));
+                let init = syn.child_of(n, K::InitializerExpression).map(|i| self.initializer(i));
+                Expr::New { ty: None, args, init }
+            }
+            K::ArrayCreationExpression | K::StackallocExpression => self.array_creation(n),
+            K::ImplicitArrayCreationExpression | K::ImplicitStackallocExpression | K::InitializerExpression => {
+                let init = match syn.kind(n) {
+                    K::InitializerExpression => Some(n),
+                    _ => syn.child_of(n, K::InitializerExpression),
+                };
+                Expr::NewArray {
+                    elem: None,
+                    sizes: Box::new([]),
+                    init: init.map(|i| self.exprs(i)),
+                }
+            }
+            K::AnonymousObjectCreationExpression => self.anonymous_object(n),
+            K::CollectionExpression => {
+                let mut elems = Vec::new();
+                for el in syn.named(n) {
+                    let inner = syn.first_named(el).unwrap_or(el);
+                    match syn.kind(inner) {
+                        K::SpreadElement => elems.push(CollectionElem::Spread(self.child_expr(inner))),
+                        K::ExpressionElement => elems.push(CollectionElem::Expr(self.child_expr(inner))),
+                        _ => elems.push(CollectionElem::Expr(self.expr(inner))),
+                    }
+                }
+                Expr::Collection(elems.into_boxed_slice())
+            }
+            K::TupleExpression => {
+                let args = self.args(n);
+                Expr::Tuple(args.into_vec().into_iter().map(|a| (a.name, a.value)).collect())
+            }
+            K::DeclarationExpression => {
+                let ty = self.declared_type(syn.field(n, F::Type));
+                let binding = syn.field(n, F::Name).filter(|id| syn.text(*id) != "_").map(|id| {
+                    let kind = self.decl_kind;
+                    self.bind(id, ty.clone(), kind)
+                });
+                Expr::Declaration { ty: ty.map(Box::new), bindings: Box::new([binding]) }
+            }
+            K::DefaultExpression => Expr::Default(syn.field(n, F::Type).map(|t| Box::new(syn.type_ref(t)))),
+            K::TypeofExpression => Expr::TypeOf(self.boxed_type(n, F::Type)),
+            K::SizeofExpression => Expr::SizeOf(self.boxed_type(n, F::Type)),
+            K::CheckedExpression => Expr::Checked(self.child_expr(n)),
+            K::ThrowExpression => Expr::Throw(self.child_expr(n)),
+            K::RefExpression => Expr::Ref(self.child_expr(n)),
+            K::RangeExpression => {
+                let dots = syn
+                    .children(n)
+                    .into_iter()
+                    .find(|c| !c.is_named() && syn.text(*c) == "..")
+                    .map_or(n.start_byte(), |d| d.start_byte());
+                let mut lo = None;
+                let mut hi = None;
+                for c in syn.named(n) {
+                    let e = self.expr(c);
+                    if c.start_byte() < dots { lo = Some(e) } else { hi = Some(e) }
+                }
+                Expr::Range { lo, hi }
+            }
+            K::WithExpression => {
+                let mut expr = None;
+                let mut init = Vec::new();
+                for c in syn.named(n) {
+                    if syn.kind(c) == K::WithInitializer {
+                        let parts = syn.named(c);
+                        let name = parts.first().map_or_else(Name::default, |id| syn.name(*id));
+                        let range = parts.first().map_or(Syn::range(c), |id| Syn::range(*id));
+                        let value = match parts.get(1) {
+                            Some(v) => self.init_value(*v),
+                            None => InitValue::Expr(self.missing(c)),
+                        };
+                        init.push(InitElem::Member { name, range, value });
+                    } else if expr.is_none() {
+                        expr = Some(self.expr(c));
+                    }
+                }
+                let expr = expr.unwrap_or_else(|| self.missing(n));
+                Expr::With { expr, init: init.into_boxed_slice() }
+            }
+            K::QueryExpression => self.query(n),
+            K::MakerefExpression | K::ReftypeExpression | K::RefvalueExpression => {
+                let parts: Vec<ExprId> = syn
+                    .named(n)
+                    .into_iter()
+                    .filter(|c| syn.field(n, F::Type) != Some(*c))
+                    .map(|c| self.expr(c))
+                    .collect();
+                Expr::Other(parts.into_boxed_slice())
+            }
+            _ => Expr::Missing,
+        };
+        self.alloc(e, n)
+    }
+
+    /// `"a" + "b" + ...` of literals only: one constant. Generated tables
+    /// concatenate thousands of literals, which would otherwise nest too deeply.
+    fn is_string_concat(&self, n: Node<'t>) -> bool {
+        let syn = self.syn;
+        let is_str = |e: Node<'t>| matches!(syn.kind(e), K::StringLiteral | K::VerbatimStringLiteral | K::RawStringLiteral);
+        let mut cur = n;
+        let mut terms = 0;
+        loop {
+            if syn.field(cur, F::Operator).is_none_or(|o| syn.text(o) != "+")
+                || !syn.field(cur, F::Right).is_some_and(is_str)
+            {
+                return false;
+            }
+            terms += 1;
+            match syn.field(cur, F::Left) {
+                Some(l) if syn.kind(l) == K::BinaryExpression => cur = l,
+                Some(l) => return is_str(l) && terms > 1,
+                None => return false,
+            }
+        }
+    }
+
+    fn ident(&mut self, n: Node<'t>) -> Expr {
+        let name = self.syn.name(n);
+        match self.lookup(&name) {
+            Some(b) => Expr::Local(b),
+            None => Expr::Name { name, type_args: None },
+        }
+    }
+
+    fn generic_name(&mut self, n: Node<'t>) -> Expr {
+        let (name, type_args) = self.simple_name(Some(n));
+        Expr::Name { name, type_args }
+    }
+
+    /// An identifier or generic name: the name and its type arguments.
+    fn simple_name(&self, n: Option<Node<'t>>) -> (Name, Option<Box<[TypeRef]>>) {
+        let syn = self.syn;
+        match n {
+            Some(n) if syn.kind(n) == K::GenericName => {
+                let named = syn.named(n);
+                let name = named.first().map_or_else(Name::default, |id| syn.name(*id));
+                let args = named
+                    .iter()
+                    .find(|c| syn.kind(**c) == K::TypeArgumentList)
+                    .map(|l| syn.type_args(*l).into_boxed_slice());
+                (name, args)
+            }
+            Some(n) => (syn.name(n), None),
+            None => (Name::default(), None),
+        }
+    }
+
+    /// The content of a short string literal without escapes.
+    fn plain_string(&self, n: Node<'t>) -> Option<Box<str>> {
+        let syn = self.syn;
+        let text = syn.text(n);
+        if text.len() > MAX_KEPT_STRING + 8 {
+            return None;
+        }
+        let plain = match syn.kind(n) {
+            K::StringLiteral => !text.contains('\\'),
+            K::VerbatimStringLiteral => !text[2.min(text.len())..text.len().saturating_sub(1)].contains("\"\""),
+            _ => !text.contains('\n'),
+        };
+        if !plain {
+            return None;
+        }
+        syn.string_value(n).filter(|s| s.len() <= MAX_KEPT_STRING).map(String::into_boxed_str)
+    }
+
+    fn interpolated(&mut self, n: Node<'t>) -> Expr {
+        let mut holes = Vec::new();
+        for part in self.syn.named(n) {
+            if self.syn.kind(part) != K::Interpolation {
+                continue;
+            }
+            for c in self.syn.named(part) {
+                match self.syn.kind(c) {
+                    K::InterpolationAlignmentClause => holes.push(self.child_expr(c)),
+                    K::InterpolationFormatClause | K::InterpolationBrace => {}
+                    _ => holes.push(self.expr(c)),
+                }
+            }
+        }
+        Expr::Interpolated(holes.into_boxed_slice())
+    }
+
+    // ---- member-access chains ----
+
+    fn chain(&mut self, n: Node<'t>) -> ExprId {
+        let syn = self.syn;
+        let mut links: Vec<Link<'t>> = Vec::new();
+        let mut cur = n;
+        loop {
+            let end = cur.end_byte();
+            let next = match syn.kind(cur) {
+                K::MemberAccessExpression => {
+                    let Some(name) = syn.field(cur, F::Name) else { break };
+                    let between = syn.field(cur, F::Expression).map_or(name.start_byte(), |e| e.end_byte());
+                    let arrow = syn.src.get(between..name.start_byte()).is_some_and(|t| t.contains("->"));
+                    links.push(Link::Member { name, conditional: false, arrow, end });
+                    syn.field(cur, F::Expression)
+                }
+                K::InvocationExpression => {
+                    let Some(args) = syn.field(cur, F::Arguments) else { break };
+                    links.push(Link::Call { args, end });
+                    syn.field(cur, F::Function)
+                }
+                K::ElementAccessExpression => {
+                    let Some(args) = syn.field(cur, F::Subscript) else { break };
+                    // A repaired `M(x) = v` reads `M[x] = v`: the original has `(`.
+                    if syn.byte_at(args.start_byte()) == b'(' {
+                        links.push(Link::Call { args, end });
+                    } else {
+                        links.push(Link::Element { args, conditional: false, end });
+                    }
+                    syn.field(cur, F::Expression)
+                }
+                K::ConditionalAccessExpression => {
+                    let binding = syn.named(cur).into_iter().rfind(|c| {
+                        matches!(syn.kind(*c), K::MemberBindingExpression | K::ElementBindingExpression)
+                    });
+                    match binding {
+                        Some(b) if syn.kind(b) == K::MemberBindingExpression => match syn.field(b, F::Name) {
+                            Some(name) => links.push(Link::Member { name, conditional: true, arrow: false, end }),
+                            None => break,
+                        },
+                        Some(b) => links.push(Link::Element { args: b, conditional: true, end }),
+                        None => break,
+                    }
+                    syn.field(cur, F::Condition)
+                }
+                K::PostfixUnaryExpression if postfix_op(syn, cur) == "!" => {
+                    let op_start = syn.last_child(cur).map_or(0, |o| o.start_byte());
+                    // A repaired `a?.B = v` reads `a!.B = v`: the original has `?`.
+                    if syn.byte_at(op_start) == b'?' && !links.is_empty() {
+                        if let Some(l) = links.last_mut() {
+                            l.set_conditional();
+                        }
+                    } else {
+                        links.push(Link::Forgive { end });
+                    }
+                    syn.first_named(cur)
+                }
+                _ => break,
+            };
+            match next {
+                Some(next) => cur = next,
+                None => return self.missing(n),
+            }
+            if links.len() as u32 >= self.remaining_depth() {
+                self.mark_too_deep(n);
+                return self.missing(n);
+            }
+        }
+        self.apply_links(cur, &links)
+    }
+
+    /// Builds `base` followed by `links` (outermost first).
+    fn apply_links(&mut self, base: Node<'t>, links: &[Link<'t>]) -> ExprId {
+        let syn = self.syn;
+        let end = links.first().map_or(base.end_byte(), Link::end);
+        let range = TextRange::new(base.start_byte() as u32, end as u32);
+        let misnested = links.last().is_some_and(Link::is_conditional)
+            && matches!(
+                syn.kind(base),
+                K::BinaryExpression | K::PrefixUnaryExpression | K::CastExpression | K::AwaitExpression
+            );
+        if misnested {
+            if !self.enter(base) {
+                return self.body.alloc_expr(Expr::Missing, range);
+            }
+            let e = match syn.kind(base) {
+                K::BinaryExpression => {
+                    let lhs = self.field_expr(base, F::Left);
+                    let rhs = match syn.field(base, F::Right) {
+                        Some(r) => self.apply_links(r, links),
+                        None => self.missing(base),
+                    };
+                    match syn.field(base, F::Operator).and_then(|o| BinaryOp::from_token(syn.text(o))) {
+                        Some(op) => Expr::Binary { op, lhs, rhs },
+                        None => Expr::Other(Box::new([lhs, rhs])),
+                    }
+                }
+                K::CastExpression => {
+                    let ty = self.boxed_type(base, F::Type);
+                    let expr = match syn.field(base, F::Value) {
+                        Some(v) => self.apply_links(v, links),
+                        None => self.missing(base),
+                    };
+                    Expr::Cast { ty, expr }
+                }
+                kind => {
+                    let operand = match syn.first_named(base) {
+                        Some(o) => self.apply_links(o, links),
+                        None => self.missing(base),
+                    };
+                    if kind == K::AwaitExpression {
+                        Expr::Await(operand)
+                    } else {
+                        let op = match Some(syn.first_token(base)) {
+                            Some("!") => UnaryOp::Not,
+                            Some("-") => UnaryOp::Neg,
+                            Some("+") => UnaryOp::Plus,
+                            Some("~") => UnaryOp::BitNot,
+                            Some("++") => UnaryOp::PreInc,
+                            Some("--") => UnaryOp::PreDec,
+                            Some("&") => UnaryOp::AddressOf,
+                            Some("^") => UnaryOp::FromEnd,
+                            _ => UnaryOp::Deref,
+                        };
+                        Expr::Unary { op, operand }
+                    }
+                }
+            };
+            self.leave();
+            return self.body.alloc_expr(e, range);
+        }
+        let mut e = self.expr(base);
+        let start = base.start_byte() as u32;
+        for link in links.iter().rev() {
+            let range = TextRange::new(start, link.end() as u32);
+            let expr = match link {
+                Link::Member { name, conditional, arrow, .. } => {
+                    let receiver = if *arrow {
+                        let r = self.body.expr_range(e);
+                        self.body.alloc_expr(Expr::Unary { op: UnaryOp::Deref, operand: e }, r)
+                    } else {
+                        e
+                    };
+                    let (name, type_args) = self.simple_name(Some(*name));
+                    Expr::MemberAccess { receiver, name, type_args, conditional: *conditional }
+                }
+                Link::Element { args, conditional, .. } => Expr::ElementAccess {
+                    receiver: e,
+                    args: self.args(*args),
+                    conditional: *conditional,
+                },
+                Link::Call { args, .. } => Expr::Call { callee: e, args: self.args(*args) },
+                Link::Forgive { .. } => Expr::Unary { op: UnaryOp::Forgive, operand: e },
+            };
+            e = self.body.alloc_expr(expr, range);
+        }
+        e
+    }
+
+    /// The arguments among the children of `n` (argument lists, element
+    /// bindings, tuples).
+    pub(super) fn args(&mut self, n: Node<'t>) -> Box<[Arg]> {
+        let syn = self.syn;
+        let mut out = Vec::new();
+        for a in syn.named(n) {
+            if syn.kind(a) != K::Argument {
+                continue;
+            }
+            // One pass: `name:`, `ref`/`out`/`in`, then the value.
+            let name_field = syn.field_id(F::Name);
+            let mut name_node = None;
+            let mut modifier = ArgModifier::None;
+            let mut value = None;
+            for (f, c) in syn.children_fields(a) {
+                if f == name_field && f != 0 {
+                    name_node = Some(c);
+                } else if c.is_named() || c.is_error() {
+                    value = Some(c);
+                } else {
+                    modifier = match syn.text(c) {
+                        "ref" => ArgModifier::Ref,
+                        "out" => ArgModifier::Out,
+                        "in" => ArgModifier::In,
+                        _ => modifier,
+                    };
+                }
+            }
+            let saved = self.decl_kind;
+            if modifier == ArgModifier::Out {
+                self.decl_kind = BindingKind::Out;
+            }
+            let value = match value {
+                Some(v) => self.expr(v),
+                None => self.missing(a),
+            };
+            self.decl_kind = saved;
+            out.push(Arg {
+                name: name_node.map(|id| syn.name(id)),
+                modifier,
+                value,
+            });
+        }
+        out.into_boxed_slice()
+    }
+
+    /// The expressions inside `{ a, b }`.
+    fn exprs(&mut self, n: Node<'t>) -> Box<[ExprId]> {
+        self.syn.named(n).into_iter().map(|e| self.expr(e)).collect()
+    }
+
+    fn array_creation(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let ty = syn.field(n, F::Type);
+        let elem = ty
+            .and_then(|t| syn.field(t, F::Type))
+            .map(|t| Box::new(syn.type_ref(t)));
+        let mut sizes = Vec::new();
+        // Sizes may sit in any rank of a jagged type (`new int[3][]`).
+        let mut t = ty;
+        let mut ranks = Vec::new();
+        while let Some(at) = t.filter(|t| syn.kind(*t) == K::ArrayType) {
+            ranks.extend(syn.field(at, F::Rank));
+            t = syn.field(at, F::Type);
+        }
+        for rank in ranks.into_iter().rev() {
+            for size in syn.named(rank) {
+                sizes.push(self.expr(size));
+            }
+        }
+        let init = syn.child_of(n, K::InitializerExpression).map(|i| self.exprs(i));
+        Expr::NewArray {
+            elem,
+            sizes: sizes.into_boxed_slice(),
+            init,
+        }
+    }
+
+    fn anonymous_object(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let children = syn.children(n);
+        let mut members = Vec::new();
+        let mut i = 0;
+        while i < children.len() {
+            let c = children[i];
+            let named_eq = syn.kind(c) == K::Identifier
+                && children.get(i + 1).is_some_and(|eq| !eq.is_named() && syn.text(*eq) == "=");
+            if named_eq {
+                let value = match children.get(i + 2) {
+                    Some(v) => self.expr(*v),
+                    None => self.missing(c),
+                };
+                members.push((Some(syn.name(c)), value));
+                i += 3;
+            } else {
+                if c.is_named() || c.is_error() {
+                    members.push((None, self.expr(c)));
+                }
+                i += 1;
+            }
+        }
+        Expr::AnonymousObject(members.into_boxed_slice())
+    }
+
+    /// An object or collection initializer.
+    fn initializer(&mut self, n: Node<'t>) -> Box<[InitElem]> {
+        let syn = self.syn;
+        if !self.enter(n) {
+            return Box::new([]);
+        }
+        let mut out = Vec::new();
+        for e in syn.named(n) {
+            match syn.kind(e) {
+                K::AssignmentExpression => {
+                    let left = syn.field(e, F::Left);
+                    let value = match syn.field(e, F::Right) {
+                        Some(r) => self.init_value(r),
+                        None => InitValue::Expr(self.missing(e)),
+                    };
+                    match left.map(|l| (syn.kind(l), l)) {
+                        Some((K::Identifier, l)) => out.push(InitElem::Member {
+                            name: syn.name(l),
+                            range: Syn::range(l),
+                            value,
+                        }),
+                        Some((K::ElementBindingExpression, l)) => out.push(InitElem::Indexer { args: self.args(l), value }),
+                        _ => {
+                            let lhs = match left {
+                                Some(l) => self.expr(l),
+                                None => self.missing(e),
+                            };
+                            let rhs = match value {
+                                InitValue::Expr(r) => r,
+                                InitValue::Nested(_) => self.missing(e),
+                            };
+                            let assign = self.alloc(Expr::Assign { op: AssignOp::Assign, lhs, rhs }, e);
+                            out.push(InitElem::Add(Box::new([assign])));
+                        }
+                    }
+                }
+                K::InitializerExpression => out.push(InitElem::Add(self.exprs(e))),
+                _ => out.push(InitElem::Add(Box::new([self.expr(e)]))),
+            }
+        }
+        self.leave();
+        out.into_boxed_slice()
+    }
+
+    fn init_value(&mut self, n: Node<'t>) -> InitValue {
+        if self.syn.kind(n) == K::InitializerExpression {
+            InitValue::Nested(self.initializer(n))
+        } else {
+            InitValue::Expr(self.expr(n))
+        }
+    }
+
+    fn switch_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let mut scrutinee = None;
+        let mut arms = Vec::new();
+        for c in syn.named(n) {
+            if syn.kind(c) != K::SwitchExpressionArm {
+                if scrutinee.is_none() {
+                    scrutinee = Some(self.expr(c));
+                }
+                continue;
+            }
+            self.push_scope();
+            let parts = syn.named(c);
+            let pat = self.opt_pat(parts.first().copied(), c);
+            let guard = parts
+                .iter()
+                .find(|p| syn.kind(**p) == K::WhenClause)
+                .map(|w| self.child_expr(*w));
+            let value = match parts.last().filter(|v| parts.len() > 1 && syn.kind(**v) != K::WhenClause) {
+                Some(v) => self.expr(*v),
+                None => self.missing(c),
+            };
+            self.pop_scope();
+            arms.push(SwitchArm { pat, guard, value });
+        }
+        let scrutinee = scrutinee.unwrap_or_else(|| self.missing(n));
+        Expr::Switch { scrutinee, arms: arms.into_boxed_slice() }
+    }
+
+    fn query(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let mut clauses = Vec::new();
+        self.push_scope();
+        for c in syn.named(n) {
+            let kind = syn.kind(c);
+            let parts: Vec<Node<'t>> = syn
+                .named(c)
+                .into_iter()
+                .filter(|p| syn.field(c, F::Type) != Some(*p))
+                .collect();
+            let ty = self.declared_type(syn.field(c, F::Type));
+            match kind {
+                K::FromClause => {
+                    let source = match parts.last().filter(|p| Some(**p) != syn.field(c, F::Name)) {
+                        Some(s) => self.expr(*s),
+                        None => self.missing(c),
+                    };
+                    let binding = self.range_var(syn.field(c, F::Name), ty, c);
+                    clauses.push(QueryClause::From { binding, source, keys: Box::new([]), into: None });
+                }
+                K::JoinClause => {
+                    let exprs: Vec<Node<'t>> = parts.iter().skip(1).filter(|p| syn.kind(**p) != K::JoinIntoClause).copied().collect();
+                    let source = match exprs.first() {
+                        Some(s) => self.expr(*s),
+                        None => self.missing(c),
+                    };
+                    let binding = self.range_var(parts.first().copied(), ty, c);
+                    let keys: Vec<ExprId> = exprs.iter().skip(1).map(|k| self.expr(*k)).collect();
+                    let into = parts
+                        .iter()
+                        .find(|p| syn.kind(**p) == K::JoinIntoClause)
+                        .map(|i| self.range_var(syn.first_named(*i), None, *i));
+                    clauses.push(QueryClause::From { binding, source, keys: keys.into_boxed_slice(), into });
+                }
+                K::LetClause => {
+                    let value = match parts.get(1) {
+                        Some(v) => self.expr(*v),
+                        None => self.missing(c),
+                    };
+                    let binding = self.range_var(parts.first().copied(), None, c);
+                    clauses.push(QueryClause::Let { binding, value });
+                }
+                K::WhereClause | K::OrderByClause => {
+                    let keys: Vec<ExprId> = parts.iter().map(|k| self.expr(*k)).collect();
+                    clauses.push(QueryClause::Filter(keys.into_boxed_slice()));
+                }
+                K::SelectClause | K::GroupClause => {
+                    let value = match parts.first() {
+                        Some(v) => self.expr(*v),
+                        None => self.missing(c),
+                    };
+                    let key = parts.get(1).map(|k| self.expr(*k));
+                    clauses.push(QueryClause::Select { value, key, into: None });
+                }
+                // `into x`: a continuation; the earlier range variables end here.
+                K::Identifier => {
+                    self.pop_scope();
+                    self.push_scope();
+                    let binding = self.bind(c, None, BindingKind::Range);
+                    if let Some(QueryClause::Select { into, .. }) = clauses.last_mut() {
+                        *into = Some(binding);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.pop_scope();
+        Expr::Query(clauses.into_boxed_slice())
+    }
+
+    fn range_var(&mut self, name: Option<Node<'t>>, ty: Option<TypeRef>, parent: Node<'t>) -> BindingId {
+        match name {
+            Some(name) => self.bind(name, ty, BindingKind::Range),
+            None => self.bind_named(Name::default(), Syn::range(parent), ty, BindingKind::Range, crate::hir::ParamModifier::None),
+        }
+    }
+
+    /// `var (a, (b, _))` / `(a, b)` designations as a declaration expression.
+    pub(super) fn designation_expr(&mut self, n: Node<'t>, ty: Option<TypeRef>, kind: BindingKind) -> ExprId {
+        let syn = self.syn;
+        let parts: Vec<Node<'t>> = syn.named(n);
+        let flat = parts.iter().all(|p| matches!(syn.kind(*p), K::Identifier | K::Discard));
+        if flat || !self.enter(n) {
+            let bindings: Box<[Option<BindingId>]> = parts
+                .iter()
+                .map(|p| (syn.kind(*p) == K::Identifier).then(|| self.bind(*p, ty.clone(), kind)))
+                .collect();
+            return self.alloc(Expr::Declaration { ty: ty.map(Box::new), bindings }, n);
+        }
+        let mut elems = Vec::new();
+        for p in parts {
+            let e = match syn.kind(p) {
+                K::TuplePattern | K::ParenthesizedVariableDesignation => self.designation_expr(p, ty.clone(), kind),
+                _ => {
+                    let binding = (syn.kind(p) == K::Identifier).then(|| self.bind(p, ty.clone(), kind));
+                    self.alloc(Expr::Declaration { ty: ty.clone().map(Box::new), bindings: Box::new([binding]) }, p)
+                }
+            };
+            elems.push((None, e));
+        }
+        self.leave();
+        self.alloc(Expr::Tuple(elems.into_boxed_slice()), n)
+    }
+
+    // ---- patterns ----
+
+    fn opt_pat(&mut self, n: Option<Node<'t>>, parent: Node<'t>) -> PatId {
+        match n {
+            Some(n) => self.pat(n),
+            None => self.body.alloc_pat(Pat::Missing, Syn::range(parent)),
+        }
+    }
+
+    pub(super) fn pat(&mut self, n: Node<'t>) -> PatId {
+        let range = Syn::range(n);
+        if !self.enter(n) {
+            return self.body.alloc_pat(Pat::Missing, range);
+        }
+        let p = self.pat_kind(n);
+        self.leave();
+        match p {
+            Ok(p) => self.body.alloc_pat(p, range),
+            Err(id) => id,
+        }
+    }
+
+    /// A pattern, or the id of an inner one it stands for (parentheses).
+    fn pat_kind(&mut self, n: Node<'t>) -> Result<Pat, PatId> {
+        let syn = self.syn;
+        let first = || syn.first_named(n);
+        Ok(match syn.kind(n) {
+            K::ConstantPattern => Pat::Constant(self.child_expr(n)),
+            K::ParenthesizedPattern => {
+                return Err(match first() {
+                    Some(p) => self.pat(p),
+                    None => self.body.alloc_pat(Pat::Missing, Syn::range(n)),
+                });
+            }
+            // A repaired leading `[..` reads `[_ `: the original has `.`.
+            K::Discard if syn.byte_at(n.start_byte()) == b'.' => Pat::Slice(None),
+            K::Discard => Pat::Discard,
+            K::DeclarationPattern => {
+                let ty = self.boxed_type(n, F::Type);
+                let binding = syn
+                    .field(n, F::Name)
+                    .map(|id| self.bind(id, Some((*ty).clone()), BindingKind::Pattern));
+                Pat::Declaration { ty, binding }
+            }
+            K::VarPattern => {
+                let mut bindings = Vec::new();
+                self.designations(n, &mut bindings, 0);
+                Pat::Var(bindings.into_boxed_slice())
+            }
+            K::NegatedPattern => match first() {
+                Some(p) => Pat::Not(self.pat(p)),
+                None => Pat::Missing,
+            },
+            K::AndPattern | K::OrPattern => {
+                let l = self.opt_pat(syn.field(n, F::Left), n);
+                let r = self.opt_pat(syn.field(n, F::Right), n);
+                if syn.kind(n) == K::AndPattern { Pat::And(l, r) } else { Pat::Or(l, r) }
+            }
+            K::RelationalPattern => {
+                let op = match Some(syn.first_token(n)) {
+                    Some("<") => RelOp::Lt,
+                    Some("<=") => RelOp::Le,
+                    Some(">") => RelOp::Gt,
+                    _ => RelOp::Ge,
+                };
+                Pat::Relational { op, value: self.child_expr(n) }
+            }
+            K::TypePattern => Pat::Type(self.boxed_type(n, F::Type)),
+            K::RecursivePattern => self.recursive_pattern(n),
+            K::ListPattern => self.list_pattern(n),
+            K::Error => Pat::Missing,
+            // Case labels (`case X:`) and constant subpatterns come as expressions.
+            _ => Pat::Constant(self.expr(n)),
+        })
+    }
+
+    /// The variables of a designation (`x`, `_`, `(a, (b, _))`), flattened.
+    fn designations(&mut self, n: Node<'t>, out: &mut Vec<Option<BindingId>>, depth: u32) {
+        let syn = self.syn;
+        if let Some(name) = syn.field(n, F::Name)
+            && syn.kind(n) != K::ParenthesizedVariableDesignation
+        {
+            out.push(Some(self.bind(name, None, BindingKind::Pattern)));
+            return;
+        }
+        for c in syn.named(n) {
+            match syn.kind(c) {
+                K::Identifier => out.push(Some(self.bind(c, None, BindingKind::Pattern))),
+                K::Discard => out.push(None),
+                K::ParenthesizedVariableDesignation if depth < 64 => self.designations(c, out, depth + 1),
+                _ => {}
+            }
+        }
+    }
+
+    fn recursive_pattern(&mut self, n: Node<'t>) -> Pat {
+        let syn = self.syn;
+        let ty = syn.field(n, F::Type).map(|t| Box::new(syn.type_ref(t)));
+        let mut positional = None;
+        let mut properties = None;
+        let mut binding = None;
+        for c in syn.named(n) {
+            match syn.kind(c) {
+                K::PositionalPatternClause => positional = Some(self.subpatterns(c)),
+                K::PropertyPatternClause => properties = Some(self.subpatterns(c)),
+                K::Identifier if syn.field(n, F::Name) == Some(c) => {
+                    binding = Some(self.bind(c, ty.as_deref().cloned(), BindingKind::Pattern));
+                }
+                K::ParenthesizedVariableDesignation | K::Discard | K::Identifier => {}
+                _ if syn.field(n, F::Type) == Some(c) => {}
+                // `(p) x`: one positional subpattern with a designation.
+                _ => {
+                    let pat = self.pat(c);
+                    positional = Some(Box::new([Subpattern { path: Box::new([]), pat }]) as Box<[Subpattern]>);
+                }
+            }
+        }
+        Pat::Recursive { ty, positional, properties, binding }
+    }
+
+    fn subpatterns(&mut self, clause: Node<'t>) -> Box<[Subpattern]> {
+        let syn = self.syn;
+        let mut out = Vec::new();
+        for sp in syn.named(clause) {
+            if syn.kind(sp) != K::Subpattern {
+                continue;
+            }
+            let children = syn.children(sp);
+            let colon = children.iter().position(|c| !c.is_named() && syn.text(*c) == ":");
+            let path = match colon.and_then(|i| i.checked_sub(1)).and_then(|i| children.get(i)) {
+                Some(p) => self.pattern_path(*p),
+                None => Box::new([]) as Box<[Name]>,
+            };
+            let pat = children.iter().rev().find(|c| c.is_named() || c.is_error()).copied();
+            let pat = match (pat, colon) {
+                (Some(p), Some(i)) if children.iter().position(|c| *c == p).is_some_and(|j| j > i) => self.pat(p),
+                (Some(p), None) => self.pat(p),
+                _ => self.body.alloc_pat(Pat::Missing, Syn::range(sp)),
+            };
+            out.push(Subpattern { path, pat });
+        }
+        out.into_boxed_slice()
+    }
+
+    /// `A.B.C` before the `:` of an extended property pattern.
+    fn pattern_path(&self, n: Node<'t>) -> Box<[Name]> {
+        let syn = self.syn;
+        let mut names = Vec::new();
+        let mut cur = n;
+        for _ in 0..64 {
+            match syn.kind(cur) {
+                K::MemberAccessExpression => {
+                    names.push(self.simple_name(syn.field(cur, F::Name)).0);
+                    match syn.field(cur, F::Expression) {
+                        Some(e) => cur = e,
+                        None => break,
+                    }
+                }
+                K::ConstantPattern => match syn.first_named(cur) {
+                    Some(e) => cur = e,
+                    None => break,
+                },
+                _ => {
+                    names.push(self.simple_name(Some(cur)).0);
+                    break;
+                }
+            }
+        }
+        names.reverse();
+        names.into_boxed_slice()
+    }
+
+    fn list_pattern(&mut self, n: Node<'t>) -> Pat {
+        let syn = self.syn;
+        let mut items = Vec::new();
+        let mut binding = None;
+        let mut prev_end = n.start_byte();
+        let mut in_brackets = false;
+        for c in syn.children(n) {
+            if !c.is_named() && !c.is_error() {
+                match syn.text(c) {
+                    "[" => in_brackets = true,
+                    "]" => in_brackets = false,
+                    ".." => items.push(self.body.alloc_pat(Pat::Slice(None), Syn::range(c))),
+                    _ => {}
+                }
+                prev_end = c.end_byte();
+                continue;
+            }
+            if !in_brackets {
+                if syn.field(n, F::Name) == Some(c) {
+                    binding = Some(self.bind(c, None, BindingKind::Pattern));
+                }
+                continue;
+            }
+            let p = self.pat(c);
+            // A repaired `.. var rest` reads `   var rest`: the original has `..`.
+            let gap = syn.src.get(prev_end..c.start_byte()).unwrap_or("");
+            let p = if gap.trim() == ".." {
+                let range = TextRange::new(prev_end as u32 + (gap.len() - gap.trim_start().len()) as u32, c.end_byte() as u32);
+                self.body.alloc_pat(Pat::Slice(Some(p)), range)
+            } else {
+                p
+            };
+            items.push(p);
+            prev_end = c.end_byte();
+        }
+        Pat::List { items: items.into_boxed_slice(), binding }
+    }
+}

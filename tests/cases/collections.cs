@@ -1,0 +1,279 @@
+// Case family: resources stored in collections. A store into a collection moves the
+// value's obligation to the collection: it is discharged when the collection is owning
+// (a field whose elements the class's must-call method disposes, a local collection
+// disposed element-wise on every path before it goes out of scope, a container whose
+// Add takes ownership), and otherwise reported once at the store (RLC0005).
+// cases: 18
+using System;
+using System.Collections.Generic;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Cases.Collections;
+
+// CASE: an owning collection field whose elements Dispose() disposes.
+public sealed class StreamSet : IDisposable
+{
+    private readonly List<Stream> _streams = new List<Stream>();
+
+    public void Open(string path)
+    {
+        _streams.Add(File.OpenRead(path));
+    }
+
+    public void Dispose()
+    {
+        foreach (var s in _streams)
+        {
+            s.Dispose();
+        }
+        _streams.Clear();
+    }
+}
+
+// CASE: a collection field nobody disposes element-wise.
+public sealed class StreamCache
+{
+    private readonly Dictionary<string, Stream> _open = new Dictionary<string, Stream>();
+
+    public void Open(string path)
+    {
+        var fs = File.OpenRead(path);
+        _open.Add(path, fs); // expect: RLC0005
+    }
+
+    public int Count => _open.Count;
+}
+
+// CASE: elements disposed with List<T>.ForEach and a disposing lambda.
+public sealed class ForEachDisposer : IDisposable
+{
+    private readonly List<IDisposable> _items = new List<IDisposable>();
+
+    public void Track(string path)
+    {
+        _items.Add(File.OpenRead(path));
+    }
+
+    public void Dispose() => _items.ForEach(d => d.Dispose());
+}
+
+// CASE: a CompositeDisposable-like container: its Add takes ownership.
+public sealed class DisposableBag : IDisposable
+{
+    private readonly List<IDisposable> _items = new List<IDisposable>();
+
+    public void Add([Owning] IDisposable item)
+    {
+        _items.Add(item);
+    }
+
+    public void Dispose()
+    {
+        foreach (var item in _items)
+        {
+            item.Dispose();
+        }
+    }
+}
+
+// CASE: a container whose Add does not declare [Owning]: callers keep the obligation.
+public sealed class UnannotatedBag : IDisposable
+{
+    private readonly List<IDisposable> _items = new List<IDisposable>();
+
+    public void Add(IDisposable item)
+    {
+        _items.Add(item);
+    }
+
+    public void Dispose()
+    {
+        foreach (var item in _items)
+        {
+            item.Dispose();
+        }
+    }
+}
+
+public static class CollectionUsers
+{
+    // CASE: a local list disposed element-wise before it goes out of scope.
+    public static long LocalListDisposed(string[] paths)
+    {
+        var streams = new List<Stream>();
+        foreach (var p in paths)
+        {
+            streams.Add(File.OpenRead(p));
+        }
+        long total = 0;
+        foreach (var s in streams)
+        {
+            total += s.Length;
+        }
+        foreach (var s in streams)
+        {
+            s.Dispose();
+        }
+        return total;
+    }
+
+    // CASE: a local list whose elements are never disposed.
+    public static int LocalListLeaked(string[] paths)
+    {
+        var streams = new List<Stream>();
+        foreach (var p in paths)
+        {
+            var fs = File.OpenRead(p);
+            streams.Add(fs); // expect: RLC0005
+        }
+        return streams.Count;
+    }
+
+    // CASE: a local list disposed element-wise on one path only.
+    public static int LocalListDisposedOnOnePath(string[] paths, int limit)
+    {
+        var streams = new List<Stream>();
+        foreach (var p in paths)
+        {
+            streams.Add(File.OpenRead(p)); // expect: RLC0005
+        }
+        if (streams.Count > limit)
+        {
+            return -1;
+        }
+        foreach (var s in streams)
+        {
+            s.Dispose();
+        }
+        return streams.Count;
+    }
+
+    // CASE: a local list filled, used in a try, and disposed element-wise in its finally.
+    public static long LocalListDisposedInFinally(string[] paths)
+    {
+        var streams = new List<Stream>();
+        foreach (var p in paths)
+        {
+            streams.Add(File.OpenRead(p));
+        }
+        try
+        {
+            long total = 0;
+            foreach (var s in streams)
+            {
+                total += s.Length;
+            }
+            return total;
+        }
+        finally
+        {
+            foreach (var s in streams)
+            {
+                s.Dispose();
+            }
+        }
+    }
+
+    // CASE: an array filled in a loop, used in a try, and disposed element-wise in its
+    // finally.
+    public static int ArrayDisposedInFinally(string[] paths)
+    {
+        var streams = new Stream[paths.Length];
+        for (var i = 0; i < paths.Length; i++)
+        {
+            streams[i] = File.OpenRead(paths[i]);
+        }
+        try
+        {
+            var sum = 0;
+            foreach (var s in streams)
+            {
+                sum += s.ReadByte();
+            }
+            return sum;
+        }
+        finally
+        {
+            foreach (var s in streams)
+            {
+                s?.Dispose();
+            }
+        }
+    }
+
+    // CASE: an array store into an array nobody disposes.
+    public static Stream[] ArrayStoreLeaked(string[] paths)
+    {
+        var streams = new Stream[paths.Length];
+        for (var i = 0; i < paths.Length; i++)
+        {
+            streams[i] = File.OpenRead(paths[i]); // expect: RLC0005
+        }
+        return Array.Empty<Stream>();
+    }
+
+    // CASE: adding to a container whose Add takes ownership.
+    public static void AddToOwningBag(string path)
+    {
+        using var bag = new DisposableBag();
+        bag.Add(File.OpenRead(path));
+    }
+
+    // CASE: adding to a container whose Add does not take ownership.
+    public static void AddToUnannotatedBag(string path)
+    {
+        using var bag = new UnannotatedBag();
+        bag.Add(File.OpenRead(path)); // expect: RLC0001
+    }
+
+    // CASE: a list of resource-free values needs nothing.
+    public static int ResourceFreeElements(byte[][] chunks)
+    {
+        var buffers = new List<MemoryStream>();
+        foreach (var c in chunks)
+        {
+            buffers.Add(new MemoryStream(c));
+        }
+        return buffers.Count;
+    }
+
+    // CASE: an owning collection class used correctly by its caller.
+    public static void UseStreamSet(string[] paths)
+    {
+        using var set = new StreamSet();
+        foreach (var p in paths)
+        {
+            set.Open(p);
+        }
+    }
+
+    // CASE: a collection initializer stores into a list nobody disposes.
+    public static int InitializerLeaked(string path)
+    {
+        var streams = new List<Stream> { File.OpenRead(path) }; // expect: RLC0005
+        return streams.Count;
+    }
+
+    // CASE: a stack of streams whose elements are never disposed.
+    public static int StackLeaked(string[] paths)
+    {
+        var pending = new Stack<Stream>();
+        foreach (var p in paths)
+        {
+            pending.Push(File.OpenRead(p)); // expect: RLC0005
+        }
+        return pending.Count;
+    }
+
+    // CASE: elements disposed with ForEach on a local list.
+    public static void LocalForEachDispose(string[] paths)
+    {
+        var streams = new List<Stream>();
+        foreach (var p in paths)
+        {
+            streams.Add(File.OpenRead(p));
+        }
+        streams.ForEach(s => s.Dispose());
+    }
+}

@@ -1,0 +1,260 @@
+// Case family: the .NET dispose pattern, `Dispose()` calling `Dispose(bool disposing)`.
+// Rule: a [Calls] on `Dispose(bool disposing)` is verified on the paths where `disposing`
+// is true, and a call `Dispose(true)` guarantees it (`Dispose(false)` does not). A class
+// whose must-call method `Dispose()` is inherited and calls `Dispose(true)` is checked
+// against the [Calls] of its own `Dispose(bool)` override.
+// cases: 11
+using System;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Cases.DisposePattern;
+
+// CASE: the standard pattern, both methods annotated.
+public class StandardPattern : IDisposable
+{
+    [Owning] protected readonly FileStream _fs;
+
+    public StandardPattern(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    [Calls("_fs", "Dispose")]
+    protected virtual void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _fs.Dispose();
+        }
+    }
+}
+
+// CASE: a finalizer calling Dispose(false) has no obligation to meet.
+public sealed class WithFinalizer : IDisposable
+{
+    [Owning] private readonly FileStream _fs;
+
+    public WithFinalizer(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    ~WithFinalizer()
+    {
+        Dispose(false);
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    [Calls("_fs", "Dispose")]
+    private void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _fs?.Dispose();
+        }
+    }
+}
+
+// CASE: the template Visual Studio generates, with a "disposed" flag: a path returns
+// without disposing the field (the checker does not relate the flag to the field).
+public sealed class DisposedFlagTemplate : IDisposable
+{
+    [Owning] private readonly FileStream _fs;
+    private bool _disposedValue;
+
+    public DisposedFlagTemplate(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    [Calls("_fs", "Dispose")]
+    private void Dispose(bool disposing) // expect: RLC0006
+    {
+        if (!_disposedValue)
+        {
+            if (disposing)
+            {
+                _fs.Dispose();
+            }
+            _disposedValue = true;
+        }
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose()
+    {
+        Dispose(disposing: true);
+        GC.SuppressFinalize(this);
+    }
+}
+
+// CASE: Dispose(bool) promises the field's disposal but never does it.
+public sealed class DisposeBoolForgetsField : IDisposable
+{
+    [Owning] private readonly FileStream _fs;
+
+    public DisposeBoolForgetsField(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose() => Dispose(true);
+
+    [Calls("_fs", "Dispose")]
+    private void Dispose(bool disposing) // expect: RLC0006
+    {
+        if (disposing)
+        {
+            _fs.Flush();
+        }
+    }
+}
+
+// CASE: Dispose() passes false by mistake: its own [Calls] is not guaranteed.
+public sealed class DisposePassesFalse : IDisposable
+{
+    [Owning] private readonly FileStream _fs;
+
+    public DisposePassesFalse(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose() => Dispose(false); // expect: RLC0006
+
+    [Calls("_fs", "Dispose")]
+    private void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _fs.Dispose();
+        }
+    }
+}
+
+// CASE: only Dispose() is annotated: with inference off, Dispose(bool) promises nothing,
+// so the [Calls] of Dispose() cannot be verified (modular checking).
+public sealed class OnlyOuterAnnotated : IDisposable
+{
+    [Owning] private readonly FileStream _fs;
+
+    public OnlyOuterAnnotated(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose() => Dispose(true); // expect: RLC0006
+
+    private void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _fs.Dispose();
+        }
+    }
+}
+
+// CASE: a derived class adds an owning field and overrides Dispose(bool), restating
+// the base's [Calls] (it calls base.Dispose(disposing)) and adding its own.
+public class DerivedAddsField : StandardPattern
+{
+    [Owning] private readonly FileStream _extra;
+
+    public DerivedAddsField(string path, string extra) : base(path)
+    {
+        _extra = File.OpenRead(extra);
+    }
+
+    [Calls("_fs", "Dispose")]
+    [Calls("_extra", "Dispose")]
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _extra.Dispose();
+        }
+        base.Dispose(disposing);
+    }
+}
+
+// CASE: the override drops the base's [Calls]: it weakens the overridden spec.
+public class DerivedDropsBaseCalls : StandardPattern
+{
+    [Owning] private readonly FileStream _extra;
+
+    public DerivedDropsBaseCalls(string path, string extra) : base(path)
+    {
+        _extra = File.OpenRead(extra);
+    }
+
+    [Calls("_extra", "Dispose")]
+    protected override void Dispose(bool disposing) // expect: RLC0008
+    {
+        if (disposing)
+        {
+            _extra.Dispose();
+        }
+        base.Dispose(disposing);
+    }
+}
+
+// CASE: the override disposes its new field but does not declare it: the field is not
+// covered by any must-call method of the derived class.
+public class DerivedFieldNotDeclared : StandardPattern
+{
+    [Owning] private readonly FileStream _extra; // expect: RLC0003
+
+    public DerivedFieldNotDeclared(string path, string extra) : base(path)
+    {
+        _extra = File.OpenRead(extra);
+    }
+
+    [Calls("_fs", "Dispose")]
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _extra.Dispose();
+        }
+        base.Dispose(disposing);
+    }
+}
+
+// CASE: a derived class without new fields needs no override.
+public sealed class DerivedNoNewFields : StandardPattern
+{
+    public DerivedNoNewFields(string path) : base(path)
+    {
+    }
+
+    public int Peek() => _fs.ReadByte();
+}
+
+public static class Users
+{
+    // CASE: users of the pattern: the derived object under `using` is discharged, the
+    // other one is never disposed.
+    public static void UseDerived(string a, string b)
+    {
+        using var d = new DerivedAddsField(a, b);
+        var plain = new DerivedNoNewFields(a); // expect: RLC0001
+        plain.Peek();
+    }
+}

@@ -1,0 +1,214 @@
+// Case family: the default exception model, "explicit": exceptional edges are followed
+// only inside a user-written `try` that has a `catch` or `finally` (a `using` is not
+// one), plus explicit `throw`. Leaks that exist only on exceptional paths are RLC0002.
+// The same scenarios appear in exceptions_none.cs and exceptions_all.cs.
+// cases: 14
+using System;
+using System.IO;
+
+namespace Cases.ExceptionsExplicit;
+
+public static class ExplicitModel
+{
+    static void Work(Stream s) => s.ReadByte();
+
+    // CASE: no try anywhere: calls are not expected to throw.
+    public static void NoTry(string path)
+    {
+        var fs = File.OpenRead(path);
+        Work(fs);
+        fs.Dispose();
+    }
+
+    // CASE: a catch that returns skips the disposal after the try.
+    public static void SwallowingCatch(string path)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0002
+        try
+        {
+            Work(fs);
+        }
+        catch (Exception)
+        {
+            Console.WriteLine("ignored");
+            return;
+        }
+        fs.Dispose();
+    }
+
+    // CASE: disposal in finally.
+    public static void DisposeInFinally(string path)
+    {
+        var fs = File.OpenRead(path);
+        try
+        {
+            Work(fs);
+        }
+        finally
+        {
+            fs.Dispose();
+        }
+    }
+
+    // CASE: two allocations before a try/finally: the second allocation is outside the
+    // try, so it is not expected to throw.
+    public static void TwoAllocationsBeforeTry(string a, string b)
+    {
+        var first = File.OpenRead(a);
+        var second = File.OpenRead(b);
+        try
+        {
+            first.CopyTo(second);
+        }
+        finally
+        {
+            first.Dispose();
+            second.Dispose();
+        }
+    }
+
+    // CASE: an explicit throw between the allocation and the disposal.
+    public static void ExplicitThrow(string path)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0002
+        if (fs.Length == 0)
+        {
+            throw new InvalidDataException("empty file");
+        }
+        fs.Dispose();
+    }
+
+    // CASE: an explicit throw inside a using block: the using disposes.
+    public static void ThrowInsideUsing(string path)
+    {
+        using var fs = File.OpenRead(path);
+        if (fs.Length == 0)
+        {
+            throw new InvalidDataException("empty file");
+        }
+        Work(fs);
+    }
+
+    // CASE: a typed catch that disposes and rethrows; other exception types escape the
+    // catch and leak the stream.
+    public static Stream TypedCatchRethrow(string path, long offset)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0002
+        try
+        {
+            fs.Seek(offset, SeekOrigin.Begin);
+        }
+        catch (IOException)
+        {
+            fs.Dispose();
+            throw;
+        }
+        return fs;
+    }
+
+    // CASE: a catch-all that disposes and rethrows.
+    public static Stream CatchAllRethrow(string path, long offset)
+    {
+        var fs = File.OpenRead(path);
+        try
+        {
+            fs.Seek(offset, SeekOrigin.Begin);
+        }
+        catch
+        {
+            fs.Dispose();
+            throw;
+        }
+        return fs;
+    }
+
+    // CASE: a second resource inside a using body, disposed after a call: a using is
+    // not a user-written try, so the call is not expected to throw.
+    public static void InnerResourceInUsingBody(string from, string to)
+    {
+        using (var input = File.OpenRead(from))
+        {
+            var output = File.Create(to);
+            input.CopyTo(output);
+            output.Dispose();
+        }
+    }
+
+    // CASE: nested try blocks: the inner finally disposes, the outer catch logs.
+    public static void NestedTry(string path)
+    {
+        try
+        {
+            var fs = File.OpenRead(path);
+            try
+            {
+                Work(fs);
+            }
+            finally
+            {
+                fs.Dispose();
+            }
+        }
+        catch (IOException e)
+        {
+            Console.WriteLine(e.Message);
+        }
+    }
+
+    // CASE: a resource allocated inside a try/catch and disposed at the end of the try.
+    public static void DisposeAtEndOfTry(string path)
+    {
+        try
+        {
+            var fs = File.OpenRead(path); // expect: RLC0002
+            Work(fs);
+            fs.Dispose();
+        }
+        catch (IOException e)
+        {
+            Console.WriteLine(e.Message);
+        }
+    }
+
+    // CASE: a throw in the catch wraps the exception; the catch disposes first.
+    public static void WrapAndRethrow(string path)
+    {
+        var fs = File.OpenRead(path);
+        try
+        {
+            Work(fs);
+        }
+        catch (Exception e)
+        {
+            fs.Dispose();
+            throw new InvalidOperationException("failed", e);
+        }
+        fs.Dispose();
+    }
+
+    // CASE: a normal-path leak inside a try is RLC0001, not RLC0002.
+    public static void NormalPathLeakInsideTry(string path)
+    {
+        try
+        {
+            var fs = File.OpenRead(path); // expect: RLC0001
+            Work(fs);
+        }
+        catch (IOException e)
+        {
+            Console.WriteLine(e.Message);
+        }
+    }
+
+    // CASE: a throw after the disposal: nothing is left to leak.
+    public static void ThrowAfterDispose(string path)
+    {
+        var fs = File.OpenRead(path);
+        var empty = fs.Length == 0;
+        fs.Dispose();
+        if (empty)
+        {
+            throw new InvalidDataException("empty file");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+// Case family: non-readonly owning fields (paper section 5.1): reassigning one needs the
+// old value disposed first (RLC0004) and [CreatesMustCallFor("this")] on the method
+// (RLC0009); constructors are exempt for the first assignment; callers of a
+// [CreatesMustCallFor] method get a new obligation.
+// cases: 15
+using System;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Cases.FieldsReassignment;
+
+public sealed class Reopenable : IDisposable
+{
+    [Owning] private FileStream _fs;
+    private readonly string _path;
+
+    // CASE: the first assignment in the constructor is exempt from both rules.
+    public Reopenable(string path)
+    {
+        _path = path;
+        _fs = File.OpenRead(path);
+    }
+
+    // CASE: reassignment that disposes first and declares [CreatesMustCallFor].
+    [CreatesMustCallFor("this")]
+    public void Reopen()
+    {
+        _fs.Dispose();
+        _fs = File.OpenRead(_path);
+    }
+
+    // CASE: reassignment behind `?.Dispose()`.
+    [CreatesMustCallFor("this")]
+    public void ReopenNullSafe()
+    {
+        _fs?.Dispose();
+        _fs = File.OpenRead(_path);
+    }
+
+    // CASE: reassignment without disposing the old value and without the attribute.
+    public void ReopenCarelessly()
+    {
+        _fs = File.OpenRead(_path); // expect: RLC0004, RLC0009
+    }
+
+    // CASE: the attribute is present but the old value is not disposed.
+    [CreatesMustCallFor("this")]
+    public void ReopenWithoutDispose()
+    {
+        _fs = File.OpenRead(_path); // expect: RLC0004
+    }
+
+    // CASE: the old value is disposed but the attribute is missing.
+    public void ReopenWithoutAttribute()
+    {
+        _fs.Dispose();
+        _fs = File.OpenRead(_path); // expect: RLC0009
+    }
+
+    // CASE: the old value is disposed on one branch only.
+    [CreatesMustCallFor("this")]
+    public void ReopenDisposeOnOneBranch(bool flush)
+    {
+        if (flush)
+        {
+            _fs.Dispose();
+        }
+        _fs = File.OpenRead(_path); // expect: RLC0004
+    }
+
+    // CASE: assigning null after disposing creates no obligation: no attribute needed.
+    public void Release()
+    {
+        _fs?.Dispose();
+        _fs = null;
+    }
+
+    // CASE: assigning null without disposing loses the old value.
+    public void Forget()
+    {
+        _fs = null; // expect: RLC0004
+    }
+
+    [Calls("_fs", "Dispose")]
+    public void Dispose()
+    {
+        _fs?.Dispose();
+    }
+}
+
+// CASE: lazy initialisation behind a null check: the field holds nothing to lose.
+public sealed class LazyOwner : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    [CreatesMustCallFor("this")]
+    [return: NotOwning]
+    public Stream Get(string path)
+    {
+        if (_stream == null)
+        {
+            _stream = File.OpenRead(path);
+        }
+        return _stream;
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+// CASE: lazy initialisation with `??=`.
+public sealed class LazyCoalescingOwner : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    [CreatesMustCallFor("this")]
+    public void Ensure(string path)
+    {
+        _stream ??= File.OpenRead(path);
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+// CASE: a constructor that overwrites the value of the field initializer without
+// disposing it (the exemption covers only the first assignment).
+public sealed class ConstructorOverwritesInitializer : IDisposable
+{
+    [Owning] private Stream _stream = File.OpenRead("default.bin");
+
+    public ConstructorOverwritesInitializer(string path)
+    {
+        _stream = File.OpenRead(path); // expect: RLC0004
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
+}
+
+public static class Callers
+{
+    // CASE: calling a [CreatesMustCallFor] method after Dispose() creates a new
+    // obligation that nobody discharges (reported at the call).
+    public static void DisposeThenReopen(string path)
+    {
+        var r = new Reopenable(path);
+        r.Dispose();
+        r.Reopen(); // expect: RLC0001
+    }
+
+    // CASE: calling it before the final Dispose() is fine.
+    public static void ReopenThenDispose(string path)
+    {
+        var r = new Reopenable(path);
+        r.Reopen();
+        r.Dispose();
+    }
+
+    // CASE: `using` covers the obligation a [CreatesMustCallFor] call re-creates.
+    public static void ReopenInsideUsing(string path)
+    {
+        using var r = new Reopenable(path);
+        r.Reopen();
+    }
+}

@@ -1,0 +1,154 @@
+// Case family: System.Net.Http: HttpClient with and without a handler (the client takes
+// the handler unless disposeHandler is false), HttpResponseMessage, HttpRequestMessage,
+// content streams, IHttpClientFactory (its clients need no disposal).
+// cases: 16
+using System;
+using System.IO;
+using System.Net.Http;
+using System.Threading;
+using System.Threading.Tasks;
+using RlcSharp.Annotations;
+
+namespace Cases.HttpClients;
+
+public static class Clients
+{
+    // CASE: a client under using.
+    public static async Task<string> ClientDisposed(Uri uri)
+    {
+        using var client = new HttpClient();
+        return await client.GetStringAsync(uri);
+    }
+
+    // CASE: a client created per call and never disposed.
+    public static async Task<string> ClientLeaked(Uri uri)
+    {
+        var client = new HttpClient(); // expect: RLC0001
+        return await client.GetStringAsync(uri);
+    }
+
+    // CASE: the client takes its handler.
+    public static async Task<string> ClientTakesHandler(Uri uri)
+    {
+        var handler = new HttpClientHandler { AllowAutoRedirect = false };
+        using var client = new HttpClient(handler);
+        return await client.GetStringAsync(uri);
+    }
+
+    // CASE: disposeHandler: false: the handler stays the caller's to dispose.
+    public static async Task<string> HandlerNotTaken(Uri uri)
+    {
+        var handler = new HttpClientHandler(); // expect: RLC0001
+        using var client = new HttpClient(handler, disposeHandler: false);
+        return await client.GetStringAsync(uri);
+    }
+
+    // CASE: disposeHandler: false with the handler disposed too.
+    public static async Task<string> HandlerNotTakenDisposed(Uri uri)
+    {
+        using var handler = new HttpClientHandler();
+        using var client = new HttpClient(handler, false);
+        return await client.GetStringAsync(uri);
+    }
+
+    // CASE: a factory's clients are managed by the factory.
+    public static async Task<string> FromFactory(IHttpClientFactory factory, Uri uri)
+    {
+        var client = factory.CreateClient("api");
+        return await client.GetStringAsync(uri);
+    }
+}
+
+public static class Responses
+{
+    // CASE: `using var response = await client.GetAsync(..)`.
+    public static async Task<string> ResponseDisposed(HttpClient client, Uri uri)
+    {
+        using var response = await client.GetAsync(uri);
+        response.EnsureSuccessStatusCode();
+        return await response.Content.ReadAsStringAsync();
+    }
+
+    // CASE: a response that is read and dropped (it holds the connection).
+    public static async Task<string> ResponseLeaked(HttpClient client, Uri uri)
+    {
+        var response = await client.GetAsync(uri); // expect: RLC0001
+        return await response.Content.ReadAsStringAsync();
+    }
+
+    // CASE: a request message under using, sent with SendAsync.
+    public static async Task<int> RequestAndResponseDisposed(HttpClient client, Uri uri, CancellationToken ct)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Head, uri);
+        using var response = await client.SendAsync(request, ct);
+        return (int)response.StatusCode;
+    }
+
+    // CASE: a request message never disposed.
+    public static async Task<int> RequestLeaked(HttpClient client, Uri uri)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Get, uri); // expect: RLC0001
+        using var response = await client.SendAsync(request);
+        return (int)response.StatusCode;
+    }
+
+    // CASE: a helper returns the response: ownership moves to the caller.
+    public static async Task<HttpResponseMessage> GetChecked(HttpClient client, Uri uri)
+    {
+        var response = await client.GetAsync(uri, HttpCompletionOption.ResponseHeadersRead);
+        if (!response.IsSuccessStatusCode)
+        {
+            response.Dispose();
+            throw new HttpRequestException("status " + (int)response.StatusCode);
+        }
+        return response;
+    }
+
+    // CASE: the caller of that helper forgets the response.
+    public static async Task<long?> LengthOf(HttpClient client, Uri uri)
+    {
+        var response = await GetChecked(client, uri); // expect: RLC0001
+        return response.Content.Headers.ContentLength;
+    }
+
+    // CASE: a download: response, content stream and file under using.
+    public static async Task Download(HttpClient client, Uri uri, string path, CancellationToken ct)
+    {
+        using var response = await client.GetAsync(uri, HttpCompletionOption.ResponseHeadersRead, ct);
+        response.EnsureSuccessStatusCode();
+        await using var body = await response.Content.ReadAsStreamAsync(ct);
+        await using var file = File.Create(path);
+        await body.CopyToAsync(file, ct);
+    }
+
+    // CASE: GetStreamAsync returns a stream the caller owns; here it is dropped.
+    public static async Task<int> FirstByteLeaked(HttpClient client, Uri uri)
+    {
+        var stream = await client.GetStreamAsync(uri); // expect: RLC0001
+        return stream.ReadByte();
+    }
+
+    // CASE: StreamContent over a file stream, disposed through the content.
+    public static async Task Upload(HttpClient client, Uri uri, string path)
+    {
+        using var content = new StreamContent(File.OpenRead(path));
+        using var response = await client.PostAsync(uri, content);
+        response.EnsureSuccessStatusCode();
+    }
+}
+
+// CASE: a service that owns its client and disposes it.
+public sealed class ApiClient : IDisposable
+{
+    [Owning] private readonly HttpClient _http;
+
+    public ApiClient(Uri baseAddress)
+    {
+        _http = new HttpClient { BaseAddress = baseAddress };
+    }
+
+    public Task<string> Get(string path) => _http.GetStringAsync(path);
+
+    [Calls("_http", "Dispose")]
+    public void Dispose() => _http.Dispose();
+}

@@ -1,0 +1,216 @@
+// rlc-case: infer
+// Case family: specification inference (papers/inference-of-resource-specs.txt,
+// section 3) runs before checking, so this file has no attributes at all. Inference is
+// optimistic: a disposal on one path is taken as the intent, and the checker then
+// reports the path that misses it. [CreatesMustCallFor] is never inferred.
+// cases: 17
+using System;
+using System.IO;
+
+namespace Cases.Inference;
+
+public static class Helpers
+{
+    // CASE: a helper that disposes its parameter is inferred [Owning].
+    public static void Consume(Stream s)
+    {
+        s.ReadByte();
+        s.Dispose();
+    }
+
+    // CASE: its caller hands a fresh stream over.
+    public static void CallConsume(string path)
+    {
+        Consume(File.OpenRead(path));
+    }
+
+    // CASE: a helper that disposes only on one path is still inferred [Owning]; the
+    // missing path is reported at the parameter.
+    public static void ConsumeSometimes(Stream s, bool close) // expect: RLC0001
+    {
+        if (close)
+        {
+            s.Dispose();
+        }
+    }
+
+    // CASE: its caller is clean: ownership moved.
+    public static void CallConsumeSometimes(string path)
+    {
+        ConsumeSometimes(File.OpenRead(path), true);
+    }
+
+    // CASE: a method that returns its parameter is inferred [MustCallAlias].
+    public static Stream Pass(Stream s) => s;
+
+    // CASE: its caller disposes the original; the result is the same resource.
+    public static int CallPass(string path)
+    {
+        using var fs = File.OpenRead(path);
+        var same = Pass(fs);
+        return same.ReadByte();
+    }
+}
+
+// CASE: a class that is not IDisposable but closes its field in Close(): the field is
+// inferred [Owning], Close() [Calls], and the class [MustCall("Close")].
+public sealed class ConnectionWrapper
+{
+    private readonly FileStream _con;
+
+    public ConnectionWrapper(string path)
+    {
+        _con = File.OpenRead(path);
+    }
+
+    public int Read() => _con.ReadByte();
+
+    public void Close() => _con.Dispose();
+}
+
+// CASE: a class whose field is never disposed by any method: the field is not owning,
+// so the stream stored into it leaks.
+public sealed class NeverDisposes
+{
+    private readonly FileStream _fs;
+
+    public NeverDisposes(string path)
+    {
+        _fs = File.OpenRead(path); // expect: RLC0001
+    }
+
+    public int Read() => _fs.ReadByte();
+}
+
+// CASE: a single-field wrapper whose constructor stores its parameter: inferred
+// [MustCallAlias] on the constructor and its parameter.
+public sealed class Wrapper : IDisposable
+{
+    private readonly Stream _inner;
+
+    public Wrapper(Stream inner)
+    {
+        _inner = inner;
+    }
+
+    public Stream GetInner() => _inner;
+
+    public void Dispose() => _inner.Dispose();
+}
+
+// CASE: a class with two owned streams from its constructor: both parameters are
+// inferred [Owning].
+public sealed class Pair : IDisposable
+{
+    private readonly Stream _left;
+    private readonly Stream _right;
+
+    public Pair(Stream left, Stream right)
+    {
+        _left = left;
+        _right = right;
+    }
+
+    public void Dispose()
+    {
+        _left.Dispose();
+        _right.Dispose();
+    }
+}
+
+// CASE: the dispose pattern without annotations: [Calls] is inferred on Dispose(bool)
+// and, through the call Dispose(true), on Dispose().
+public class Pattern : IDisposable
+{
+    private readonly FileStream _fs;
+
+    public Pattern(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    protected virtual void Dispose(bool disposing)
+    {
+        if (disposing)
+        {
+            _fs.Dispose();
+        }
+    }
+}
+
+// CASE: [Calls] inferred through a helper whose parameter is inferred [Owning].
+public sealed class DisposesThroughHelper : IDisposable
+{
+    private readonly FileStream _fs;
+
+    public DisposesThroughHelper(string path)
+    {
+        _fs = File.OpenRead(path);
+    }
+
+    public void Dispose() => Helpers.Consume(_fs);
+}
+
+// CASE: [CreatesMustCallFor] is not inferred: reassigning the (inferred owning) field
+// still needs it written by hand.
+public sealed class Reopens : IDisposable
+{
+    private FileStream _fs;
+    private readonly string _path;
+
+    public Reopens(string path)
+    {
+        _path = path;
+        _fs = File.OpenRead(path);
+    }
+
+    public void Reopen()
+    {
+        _fs.Dispose();
+        _fs = File.OpenRead(_path); // expect: RLC0009
+    }
+
+    public void Dispose() => _fs.Dispose();
+}
+
+public static class Users
+{
+    // CASE: the inferred class obligation: one wrapper closed, one forgotten.
+    public static int UseConnectionWrapper(string path)
+    {
+        var closed = new ConnectionWrapper(path);
+        var forgotten = new ConnectionWrapper(path); // expect: RLC0001
+        var sum = closed.Read() + forgotten.Read();
+        closed.Close();
+        return sum;
+    }
+
+    // CASE: the inferred alias: a wrapper over memory needs nothing, over a file it
+    // must be disposed; GetInner() is inferred [return: NotOwning].
+    public static int UseWrapper(string path, byte[] data)
+    {
+        var overMemory = new Wrapper(new MemoryStream(data));
+        var overFile = new Wrapper(File.OpenRead(path)); // expect: RLC0001
+        var inner = overMemory.GetInner();
+        return inner.ReadByte() + overFile.GetInner().ReadByte();
+    }
+
+    // CASE: the inferred [Owning] constructor parameters.
+    public static void UsePair(string a, string b)
+    {
+        using var pair = new Pair(File.OpenRead(a), File.OpenRead(b));
+    }
+
+    // CASE: the inferred dispose pattern, used correctly.
+    public static void UsePattern(string path)
+    {
+        using var p = new Pattern(path);
+        using var d = new DisposesThroughHelper(path);
+    }
+}

@@ -1,0 +1,160 @@
+// Case family: overrides and interface implementations may not weaken the resource
+// specification of the member they override (RLC0008 at the overriding member):
+// owning parameters stay owning, not-owning returns stay not-owning, [Calls] stays at
+// least as strong. Specs are not inherited implicitly: an override restates them.
+// cases: 14
+using System;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Cases.Overrides;
+
+public abstract class Consumer
+{
+    public abstract void Consume([Owning] Stream s);
+
+    [return: NotOwning]
+    public abstract Stream Current();
+
+    [Calls("#0", "Dispose")]
+    public virtual void Release(Stream s) => s.Dispose();
+
+    public virtual void Inspect(Stream s) => s.ReadByte();
+}
+
+// CASE: an override that keeps every spec and honours it.
+public sealed class FaithfulConsumer : Consumer
+{
+    private readonly Stream _current = Stream.Null;
+
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    [return: NotOwning]
+    public override Stream Current() => _current;
+
+    [Calls("#0", "Dispose")]
+    public override void Release(Stream s)
+    {
+        s.Flush();
+        s.Dispose();
+    }
+}
+
+// CASE: an override whose parameter is no longer [Owning].
+public sealed class DropsOwningParam : Consumer
+{
+    public override void Consume(Stream s) => s.ReadByte(); // expect: RLC0008
+
+    [return: NotOwning]
+    public override Stream Current() => Stream.Null;
+}
+
+// CASE: an override whose parameter is explicitly [NotOwning].
+public sealed class NotOwningParam : Consumer
+{
+    public override void Consume([NotOwning] Stream s) => s.ReadByte(); // expect: RLC0008
+
+    [return: NotOwning]
+    public override Stream Current() => Stream.Null;
+}
+
+// CASE: an override that drops [return: NotOwning] (its result would become owning).
+public sealed class DropsNotOwningReturn : Consumer
+{
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    public override Stream Current() => Stream.Null; // expect: RLC0008
+}
+
+// CASE: an override that drops the [Calls] of the method it overrides.
+public sealed class DropsCalls : Consumer
+{
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    [return: NotOwning]
+    public override Stream Current() => Stream.Null;
+
+    public override void Release(Stream s) => s.Flush(); // expect: RLC0008
+}
+
+// CASE: an override that replaces the [Calls] method by a weaker one.
+public sealed class CallsOtherMethod : Consumer
+{
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    [return: NotOwning]
+    public override Stream Current() => Stream.Null;
+
+    [Calls("#0", "Flush")]
+    public override void Release(Stream s) => s.Flush(); // expect: RLC0008
+}
+
+// CASE: an override may strengthen: [Owning] on a parameter the base did not own, and
+// an extra [Calls].
+public sealed class Strengthens : Consumer
+{
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    [return: NotOwning]
+    public override Stream Current() => Stream.Null;
+
+    [Calls("#0", "Dispose", "Close")]
+    public override void Release(Stream s) => s.Dispose();
+
+    public override void Inspect([Owning] Stream s) => s.Dispose();
+}
+
+// CASE: a [return: NotOwning] override that returns a fresh resource: the override
+// keeps the spec, but returning does not discharge the new stream.
+public sealed class NotOwningReturnsFresh : Consumer
+{
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    [return: NotOwning]
+    public override Stream Current() => File.OpenRead("current.bin"); // expect: RLC0001
+}
+
+public interface ISink
+{
+    void Accept([Owning] Stream s);
+}
+
+// CASE: an interface implementation that keeps [Owning].
+public sealed class GoodSink : ISink
+{
+    public void Accept([Owning] Stream s) => s.Dispose();
+}
+
+// CASE: an interface implementation that drops [Owning].
+public sealed class BadSink : ISink
+{
+    public void Accept(Stream s) => s.ReadByte(); // expect: RLC0008
+}
+
+// CASE: an explicit interface implementation that drops [Owning].
+public sealed class ExplicitBadSink : ISink
+{
+    void ISink.Accept(Stream s) => s.ReadByte(); // expect: RLC0008
+}
+
+// CASE: an implementation that keeps [Owning] but never disposes: the parameter leaks.
+public sealed class LeakySink : ISink
+{
+    public void Accept([Owning] Stream s) => s.ReadByte(); // expect: RLC0001
+}
+
+public static class Callers
+{
+    // CASE: a call through the interface transfers ownership.
+    public static void ThroughInterface(ISink sink, string path)
+    {
+        sink.Accept(File.OpenRead(path));
+    }
+
+    // CASE: a call through the base class to a [return: NotOwning] method.
+    public static int ThroughBase(Consumer consumer)
+    {
+        var s = consumer.Current();
+        return s.ReadByte();
+    }
+}

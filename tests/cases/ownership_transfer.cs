@@ -1,0 +1,232 @@
+// Case family: lightweight ownership transfer (paper section 3): owning returns,
+// [Owning] and unannotated parameters, [return: NotOwning], out parameters, property
+// getters, and constructors that store an argument into an [Owning] field.
+// cases: 24
+using System;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Cases.OwnershipTransfer;
+
+public sealed class LogWriter : IDisposable
+{
+    [Owning] private readonly Stream _stream;
+
+    public LogWriter([Owning] Stream stream)
+    {
+        _stream = stream;
+    }
+
+    public void Write(byte b) => _stream.WriteByte(b);
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
+}
+
+// A writer whose constructor keeps the stream in an owning field but does not say so
+// on its parameter: callers are not told that ownership moves.
+public sealed class UnannotatedLogWriter : IDisposable
+{
+    [Owning] private readonly Stream _stream;
+
+    public UnannotatedLogWriter(Stream stream)
+    {
+        _stream = stream;
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
+}
+
+public sealed class Holder
+{
+    private readonly Stream _borrowed;
+
+    public Holder(Stream borrowed)
+    {
+        _borrowed = borrowed;
+    }
+
+    [return: NotOwning]
+    public Stream Borrowed() => _borrowed;
+
+    public Stream Unmarked() => _borrowed;
+}
+
+public static class OwnershipTransfer
+{
+    static void Sink([Owning] Stream s)
+    {
+        s.Dispose();
+    }
+
+    static void DisposesButUnannotated(Stream s)
+    {
+        s.Dispose();
+    }
+
+    // CASE: returning a fresh resource hands it to the caller.
+    public static Stream ReturnNew(string path)
+    {
+        return new FileStream(path, FileMode.Open);
+    }
+
+    // CASE: returning a local after using it.
+    public static Stream ReturnLocal(string path)
+    {
+        var fs = File.OpenRead(path);
+        fs.Seek(10, SeekOrigin.Begin);
+        return fs;
+    }
+
+    // CASE: expression-bodied method returning a resource.
+    public static Stream ExpressionBodied(string path) => File.OpenRead(path);
+
+    // CASE: the caller of an owning method must dispose the result.
+    public static void CallerDisposes(string path)
+    {
+        using var s = ReturnNew(path);
+        s.ReadByte();
+    }
+
+    // CASE: the caller of an owning method forgets the result.
+    public static void CallerForgets(string path)
+    {
+        var s = ReturnLocal(path); // expect: RLC0001
+        s.ReadByte();
+    }
+
+    // CASE: the result of an owning method is discarded.
+    public static void ResultDiscarded(string path)
+    {
+        ExpressionBodied(path); // expect: RLC0001
+    }
+
+    // CASE: an [Owning] parameter that is disposed.
+    public static void OwningParamDisposed([Owning] Stream s)
+    {
+        s.ReadByte();
+        s.Dispose();
+    }
+
+    // CASE: an [Owning] parameter that is never disposed leaks (reported at the parameter).
+    public static void OwningParamNotDisposed([Owning] Stream s) // expect: RLC0001
+    {
+        s.ReadByte();
+    }
+
+    // CASE: an [Owning] parameter handed on to another [Owning] parameter.
+    public static void OwningParamPassedOn([Owning] Stream s)
+    {
+        Sink(s);
+    }
+
+    // CASE: an [Owning] parameter overwritten before it is disposed: its value is lost.
+    public static void OwningParamOverwritten([Owning] Stream s, string path) // expect: RLC0001
+    {
+        s = File.OpenRead(path);
+        s.Dispose();
+    }
+
+    // CASE: passing a fresh resource to an [Owning] parameter discharges it.
+    public static void PassToOwning(string path)
+    {
+        Sink(File.OpenRead(path));
+    }
+
+    // CASE: passing to an unannotated parameter does not discharge, even though the
+    // callee happens to dispose it (that is what [Owning] or inference is for).
+    public static void PassToUnannotated(string path)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0001
+        DisposesButUnannotated(fs);
+    }
+
+    // CASE: passing to an unannotated parameter and disposing afterwards is fine.
+    public static void PassThenDispose(string path)
+    {
+        var fs = File.OpenRead(path);
+        DisposesButUnannotated(fs);
+        fs.Dispose();
+    }
+
+    // CASE: [return: NotOwning] on a method that returns a fresh resource: nobody owns it.
+    [return: NotOwning]
+    public static Stream NotOwningReturnOfNew(string path)
+    {
+        return File.OpenRead(path); // expect: RLC0001
+    }
+
+    // CASE: the caller of a [return: NotOwning] method has nothing to dispose.
+    public static int CallNotOwning(Holder holder)
+    {
+        var s = holder.Borrowed();
+        return s.ReadByte();
+    }
+
+    // CASE: a method that returns a borrowed field without [return: NotOwning]: by
+    // default its result is owning, so the caller must dispose it.
+    public static int CallUnmarked(Holder holder)
+    {
+        var s = holder.Unmarked(); // expect: RLC0001
+        return s.ReadByte();
+    }
+
+    // CASE: an out parameter receives the obligation (out parameters are owning).
+    public static bool TryOpen(string path, out FileStream stream)
+    {
+        if (!File.Exists(path))
+        {
+            stream = null;
+            return false;
+        }
+        stream = File.OpenRead(path);
+        return true;
+    }
+
+    // CASE: the caller of an out-parameter method disposes what it received.
+    public static void OutArgumentDisposed(string path)
+    {
+        TryOpen(path, out var stream);
+        stream?.Dispose();
+    }
+
+    // CASE: the caller of an out-parameter method forgets what it received.
+    public static void OutArgumentForgotten(string path)
+    {
+        TryOpen(path, out var stream); // expect: RLC0001
+        Console.WriteLine(stream);
+    }
+
+    // CASE: ownership handed to a constructor whose parameter is [Owning] and which
+    // stores it in an [Owning] field; the writer itself is disposed.
+    public static void HandedToOwningConstructor(string path)
+    {
+        using var writer = new LogWriter(File.Create(path));
+        writer.Write(1);
+    }
+
+    // CASE: the writer that took ownership is itself never disposed.
+    public static void OwningConstructorResultLeaked(string path)
+    {
+        var writer = new LogWriter(File.Create(path)); // expect: RLC0001
+        writer.Write(1);
+    }
+
+    // CASE: the constructor parameter is not [Owning]: the stream passed in is not
+    // discharged although the writer is disposed.
+    public static void HandedToUnannotatedConstructor(string path)
+    {
+        using var writer = new UnannotatedLogWriter(File.Create(path)); // expect: RLC0001
+    }
+
+    // CASE: a property getter is not owning: returning a fresh resource from it leaks.
+    public static Stream OpenedStream => File.OpenRead("data.bin"); // expect: RLC0001
+
+    // CASE: reading a property gives no obligation to the caller.
+    public static int ReadThroughProperty()
+    {
+        var s = OpenedStream;
+        return s.ReadByte();
+    }
+}

@@ -1,0 +1,218 @@
+// Recovery suite: phase-1 rules on parameters and fields, phase-2 rules on
+// constructors, methods and getters. Every RlcSharp attribute here must be
+// inferred back from the stripped twin, and nothing else.
+using System;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Infer.ParamsAndFields;
+
+public static class Helpers
+{
+    // owning-param-disposed: the helper disposes its parameter (on one path is enough).
+    public static void CloseQuietly([Owning] Stream s)
+    {
+        try
+        {
+            s.Dispose();
+        }
+        catch (IOException)
+        {
+        }
+    }
+
+    // owning-param-passed: handed on to an [Owning] parameter.
+    public static void Finish([Owning] Stream s, bool flush)
+    {
+        if (flush)
+        {
+            s.Flush();
+        }
+        CloseQuietly(s);
+    }
+
+    // Only reads: stays not owning.
+    public static int Peek(Stream s) => s.ReadByte();
+
+    // must-call-alias-method: always returns a wrapper of its parameter.
+    [MustCallAlias]
+    public static Stream Buffered([MustCallAlias] Stream inner)
+    {
+        return new BufferedStream(inner);
+    }
+}
+
+// must-call-class on a class that is not IDisposable: Close disposes its owning field.
+[MustCall("Close")]
+public sealed class LogSink
+{
+    // owning-field: Close disposes it.
+    [Owning]
+    private readonly StreamWriter _writer;
+
+    public LogSink(string path)
+    {
+        _writer = new StreamWriter(path);
+    }
+
+    public void Write(string line) => _writer.WriteLine(line);
+
+    // calls-field-disposed
+    [Calls("this._writer", "Dispose")]
+    public void Close()
+    {
+        _writer.Dispose();
+    }
+}
+
+// Two owning fields: the constructor parameters are owning (owning-constructor-param).
+public sealed class Archive : IDisposable
+{
+    [Owning]
+    private readonly Stream _data;
+    [Owning]
+    private readonly Stream _index;
+
+    public Archive([Owning] Stream data, [Owning] Stream index)
+    {
+        _data = data;
+        _index = index;
+    }
+
+    [Calls("this._data", "Dispose")]
+    [Calls("this._index", "Dispose")]
+    public void Dispose()
+    {
+        _data.Dispose();
+        _index.Dispose();
+    }
+}
+
+// One owning field always set from the parameter: a resource alias (must-call-alias-constructor),
+// a disposal through a private helper with [Calls], and a getter returning the field (not-owning-getter).
+public sealed class Channel : IDisposable
+{
+    [Owning]
+    private readonly Stream _stream;
+
+    [MustCallAlias]
+    public Channel([MustCallAlias] Stream stream)
+    {
+        _stream = stream;
+    }
+
+    [return: NotOwning]
+    public Stream GetStream()
+    {
+        return _stream;
+    }
+
+    // A property getter is not owning by default: nothing to infer.
+    public Stream Stream => _stream;
+
+    [Calls("this._stream", "Dispose")]
+    private void Shutdown()
+    {
+        _stream?.Dispose();
+    }
+
+    [Calls("this._stream", "Dispose")]
+    public void Dispose()
+    {
+        Shutdown();
+    }
+}
+
+// A constructor that passes its parameter to a [MustCallAlias] base constructor
+// (must-call-alias-chained).
+public class Wrapper : IDisposable
+{
+    [Owning]
+    protected readonly Stream Inner;
+
+    [MustCallAlias]
+    public Wrapper([MustCallAlias] Stream inner)
+    {
+        Inner = inner;
+    }
+
+    [Calls("this.Inner", "Dispose")]
+    public virtual void Dispose()
+    {
+        Inner.Dispose();
+    }
+}
+
+public sealed class CountingWrapper : Wrapper
+{
+    public int Count;
+
+    [MustCallAlias]
+    public CountingWrapper([MustCallAlias] Stream inner) : base(inner)
+    {
+    }
+}
+
+// A field reassigned after disposal gets no [Calls]: Reset is not a disposal method.
+public sealed class Rotating
+{
+    private Stream _current;
+
+    public Rotating(string path)
+    {
+        _current = File.OpenRead(path);
+    }
+
+    public void Reset(string path)
+    {
+        _current.Dispose();
+        _current = File.OpenRead(path);
+    }
+}
+
+// no-obligation: IDisposable only for `using` syntax; Dispose releases nothing.
+[MustCall]
+public sealed class IndentScope : IDisposable
+{
+    private static int _depth;
+
+    public IndentScope()
+    {
+        _depth++;
+    }
+
+    public static int Depth => _depth;
+
+    public void Dispose()
+    {
+        _depth--;
+    }
+}
+
+// Not no-obligation: Dispose disposes a field it owns. A MemoryStream holds no resource,
+// so disposing it proves nothing; the stream parameter is stored only on one path.
+public sealed class Holder : IDisposable
+{
+    private readonly MemoryStream _buffer = new MemoryStream();
+    [Owning]
+    private readonly Stream _file;
+
+    public Holder([Owning] Stream file, bool keep)
+    {
+        if (keep)
+        {
+            _file = file;
+        }
+        else
+        {
+            file.Dispose();
+        }
+    }
+
+    [Calls("this._file", "Dispose")]
+    public void Dispose()
+    {
+        _file?.Dispose();
+        _buffer.Dispose();
+    }
+}

@@ -29,7 +29,7 @@ impl AttrSpec {
             return None;
         }
         let wrapped = format!("[{text}]\nclass C {{}}\n");
-        let tree = syntax::parse(&wrapped)?;
+        let tree = syntax::parse(&wrapped, None)?;
         let root = tree.root_node();
         if root.has_error() || root.named_child_count() != 1 {
             return None;

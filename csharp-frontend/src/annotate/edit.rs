@@ -1,5 +1,7 @@
 //! Text edits and the line layout they copy (indentation, line endings).
 
+use tree_sitter::{InputEdit, Point, Tree};
+
 /// Replaces `start..end` (empty for an insertion) with `text`. Insertions
 /// at one offset keep their `rank` order, then the order they were made in.
 #[derive(Clone, Debug)]
@@ -21,13 +23,14 @@ impl Edit {
     }
 }
 
-/// Applies edits; `Err` with the offset of the first overlap.
-pub(crate) fn apply(text: &str, mut edits: Vec<Edit>) -> Result<String, usize> {
+/// Applies edits, leaving them sorted; `Err` with the offset of the first
+/// overlap.
+pub(crate) fn apply(text: &str, edits: &mut [Edit]) -> Result<String, usize> {
     edits.sort_by_key(|e| (e.start, e.rank));
     let mut out =
         String::with_capacity(text.len() + edits.iter().map(|e| e.text.len()).sum::<usize>());
     let mut at = 0;
-    for e in &edits {
+    for e in edits.iter() {
         if e.start < at || e.end < e.start {
             return Err(e.start);
         }
@@ -37,6 +40,29 @@ pub(crate) fn apply(text: &str, mut edits: Vec<Edit>) -> Result<String, usize> {
     }
     out.push_str(text.get(at..).ok_or(at)?);
     Ok(out)
+}
+
+/// Tells `tree`, the tree of the text before `edits` (sorted by [`apply`]),
+/// what changed, so that parsing the result can reuse the rest. `point`
+/// gives the row and byte column of an offset in that text.
+pub(crate) fn report(tree: &mut Tree, edits: &[Edit], point: impl Fn(usize) -> Point) {
+    // Last first: positions before an edit stay valid after it.
+    for e in edits.iter().rev() {
+        let start = point(e.start);
+        let rows = e.text.matches('\n').count();
+        let new_end = match e.text.rfind('\n') {
+            Some(last) => Point::new(start.row + rows, e.text.len() - last - 1),
+            None => Point::new(start.row, start.column + e.text.len()),
+        };
+        tree.edit(&InputEdit {
+            start_byte: e.start,
+            old_end_byte: e.end,
+            new_end_byte: e.start + e.text.len(),
+            start_position: start,
+            old_end_position: point(e.end),
+            new_end_position: new_end,
+        });
+    }
 }
 
 /// Line facts of a text.
@@ -134,13 +160,13 @@ mod tests {
 
     #[test]
     fn applies_sorted_edits_and_refuses_overlaps() {
-        let edits = vec![
+        let mut edits = vec![
             Edit::insert(4, "b".into(), 1),
             Edit::insert(0, "a".into(), 1),
             Edit::insert(4, "0".into(), 0),
         ];
-        assert_eq!(apply("xxxxyy", edits).unwrap(), "axxxx0byy");
-        let overlap = vec![
+        assert_eq!(apply("xxxxyy", &mut edits).unwrap(), "axxxx0byy");
+        let mut overlap = vec![
             Edit {
                 start: 0,
                 end: 3,
@@ -149,7 +175,38 @@ mod tests {
             },
             Edit::insert(2, "z".into(), 1),
         ];
-        assert_eq!(apply("abcd", overlap), Err(2));
+        assert_eq!(apply("abcd", &mut overlap), Err(2));
+    }
+
+    #[test]
+    fn reported_edits_give_the_tree_of_a_fresh_parse() {
+        use crate::annotate::syntax::parse;
+        use crate::source::LineIndex;
+        let text = "class C\r\n{\r\n    Stream _a, _b;\r\n    void M(Stream s) { }\r\n}";
+        let mut tree = parse(text, None).unwrap();
+        let field = text.find("Stream _a").unwrap();
+        let mut edits = vec![
+            Edit::insert(text.find("Stream s").unwrap(), "[Owning] ".into(), 1),
+            Edit::insert(0, "using X;\r\n\r\n".into(), 0),
+            Edit {
+                start: field,
+                end: field + "Stream _a, _b;".len(),
+                text: "[A]\r\n    Stream _a;\r\n    [C] Stream _b;".into(),
+                rank: 1,
+            },
+            Edit::insert(0, "[B]\n".into(), 1),
+        ];
+        let edited = apply(text, &mut edits).unwrap();
+        let lines = LineIndex::new(text);
+        report(&mut tree, &edits, |o| {
+            let row = lines.line_of(o as u32);
+            Point::new(row, o - lines.line_start(row) as usize)
+        });
+        let incremental = parse(&edited, Some(&tree)).unwrap();
+        let fresh = parse(&edited, None).unwrap();
+        assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp());
+        assert!(!fresh.root_node().has_error(), "{edited}");
+        assert_eq!(incremental.root_node().end_position(), fresh.root_node().end_position());
     }
 
     #[test]

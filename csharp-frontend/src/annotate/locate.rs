@@ -96,11 +96,19 @@ fn declaration_named<'t>(
     end: usize,
 ) -> Result<(Node<'t>, Option<Node<'t>>), &'static str> {
     const NOT_FOUND: &str = "no declaration has its name at this range";
-    let node = root
+    let mut node = root
         .descendant_for_byte_range(start, end)
         .ok_or(NOT_FOUND)?;
     if node.byte_range() != (start..end) {
         return Err(NOT_FOUND);
+    }
+    // A contextual keyword used as a name (`file`, `from`, `equals`) is an
+    // identifier node around the keyword's token.
+    while let Some(up) = node
+        .parent()
+        .filter(|p| p.kind() == "identifier" && p.byte_range() == node.byte_range())
+    {
+        node = up;
     }
     let parent = node.parent().ok_or(NOT_FOUND)?;
     if parent.kind() == "variable_declarator" && parent.child_by_field_name("name") == Some(node) {

@@ -44,6 +44,7 @@ use std::path::PathBuf;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 pub use apply::{
     ApplyError, ReadError, VcsError, apply_changes, dirty_files, read_source_text, repository_root,
@@ -211,18 +212,27 @@ pub fn annotate_file_with(
     if annotations.is_empty() {
         return Ok(original.to_owned());
     }
-    let tree = syntax::parse(text).ok_or(AnnotateError::Parse)?;
+    let mut tree = syntax::parse(text, None).ok_or(AnnotateError::Parse)?;
     let root = tree.root_node();
     let cx = Cx::new(text);
+    // Most annotations of a file repeat a few attributes.
+    let mut specs: FxHashMap<&str, attr::AttrSpec> = FxHashMap::default();
 
     let mut decls: IndexMap<usize, (tree_sitter::Node, Vec<Wanted>)> = IndexMap::new();
     let mut params = IndexMap::new();
     for annotation in annotations {
-        let spec = attr::AttrSpec::parse(&annotation.attribute).ok_or_else(|| {
-            AnnotateError::InvalidAttribute {
-                attribute: annotation.attribute.clone(),
+        let spec = match specs.get(annotation.attribute.as_str()) {
+            Some(spec) => spec.clone(),
+            None => {
+                let spec = attr::AttrSpec::parse(&annotation.attribute).ok_or_else(|| {
+                    AnnotateError::InvalidAttribute {
+                        attribute: annotation.attribute.clone(),
+                    }
+                })?;
+                specs.insert(&annotation.attribute, spec.clone());
+                spec
             }
-        })?;
+        };
         let range = annotation.target.range();
         let site =
             locate::locate(root, &annotation.target).map_err(|reason| AnnotateError::NotFound {
@@ -272,10 +282,11 @@ pub fn annotate_file_with(
     if let Some(namespace) = &options.namespace {
         edits.extend(usings::import(root, text, &cx.layout, &sites, namespace));
     }
-    let edited =
-        edit::apply(text, edits).map_err(|offset| AnnotateError::Overlap { at: cx.at(offset) })?;
+    let edited = edit::apply(text, &mut edits)
+        .map_err(|offset| AnnotateError::Overlap { at: cx.at(offset) })?;
     let before = syntax::error_count(root);
-    let after = syntax::parse(&edited)
+    edit::report(&mut tree, &edits, |offset| cx.point(offset));
+    let after = syntax::parse(&edited, Some(&tree))
         .map(|t| syntax::error_count(t.root_node()))
         .ok_or(AnnotateError::Parse)?;
     if after > before {

@@ -30,6 +30,13 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Row and byte column, as tree-sitter counts them.
+    pub(crate) fn point(&self, offset: usize) -> tree_sitter::Point {
+        let offset = u32::try_from(offset.min(self.src.len())).unwrap_or(u32::MAX);
+        let row = self.lines.line_of(offset);
+        tree_sitter::Point::new(row, (offset - self.lines.line_start(row)) as usize)
+    }
+
     pub(crate) fn at(&self, offset: usize) -> LineCol {
         let offset = u32::try_from(offset.min(self.src.len())).unwrap_or(u32::MAX);
         self.lines.line_col(self.src, offset)
@@ -237,7 +244,7 @@ fn split_field(
             edits.push(Edit::insert(lines.start - from, lines.text, RANK));
         }
         copies.push(
-            edit::apply(base, edits).map_err(|_| AnnotateError::UnsplittableField {
+            edit::apply(base, &mut edits).map_err(|_| AnnotateError::UnsplittableField {
                 at: cx.at(decl.start_byte()),
             })?,
         );

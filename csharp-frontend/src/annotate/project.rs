@@ -170,7 +170,7 @@ fn list_source(text: &str, is_sdk_style: bool) -> Result<Option<String>, String>
             }
         }
     };
-    let new = edit::apply(body, vec![edit])
+    let new = edit::apply(body, &mut [edit])
         .map_err(|_| "the project file could not be edited".to_owned())?;
     Ok(Some(format!("{bom}{new}")))
 }

@@ -1,6 +1,8 @@
 //! Parsing for the annotator: tree-sitter directly, on the original text, so
 //! that edits land at the exact bytes the user wrote.
 
+use std::cell::RefCell;
+
 use tree_sitter::{Node, Parser, Tree};
 
 /// Type declarations; a delegate's `[return: X]` goes on its declaration.
@@ -30,12 +32,25 @@ pub(crate) const MEMBER_KINDS: &[&str] = &[
 /// Kinds whose `attribute_list` children hold the declaration's own attributes.
 pub(crate) const ATTRIBUTE_KINDS: &[&str] = &["attribute_list", "preproc_if_in_attribute_list"];
 
-pub(crate) fn parse(text: &str) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
-        .ok()?;
-    parser.parse(text, None)
+thread_local! {
+    /// One parser per thread: files and attribute snippets are many.
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `text`; with `old`, a tree of the text before edits that were
+/// reported to it with `Tree::edit`, reusing what did not change.
+pub(crate) fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(text, old)
+    })
 }
 
 /// ERROR and MISSING nodes in the tree.
@@ -117,16 +132,16 @@ mod tests {
 
     #[test]
     fn counts_errors_and_missing_nodes() {
-        let ok = parse("class C { void M() { } }").unwrap();
+        let ok = parse("class C { void M() { } }", None).unwrap();
         assert_eq!(error_count(ok.root_node()), 0);
-        let bad = parse("class C { void M( { } }").unwrap();
+        let bad = parse("class C { void M( { } }", None).unwrap();
         assert!(error_count(bad.root_node()) > 0);
     }
 
     #[test]
     fn tokens_ignore_layout_and_comments() {
         let src = "class C { void M() { F( a , /* x */ \"b c\" ); } }";
-        let tree = parse(src).unwrap();
+        let tree = parse(src, None).unwrap();
         let root = tree.root_node();
         assert_eq!(tokens(root, src).concat(), "classC{voidM(){F(a,\"b c\");}}");
     }

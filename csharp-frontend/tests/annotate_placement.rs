@@ -2,13 +2,20 @@
 
 mod annotate_support;
 
-use annotate_support::{at, member, param, place, ret, ty};
+use annotate_support::{at, member, param, place, ret, syntax_errors, ty};
 use rlc_csharp::annotate::{
     AnnotateError, AnnotateOptions, Annotation, AnnotationTarget, annotate_file_with,
 };
 
 fn placed(original: &str, annotations: &[Annotation]) -> Result<String, AnnotateError> {
-    annotate_file_with(original, annotations, &AnnotateOptions { namespace: None })
+    annotate_file_with(
+        original,
+        annotations,
+        &AnnotateOptions {
+            namespace: None,
+            ..AnnotateOptions::default()
+        },
+    )
 }
 
 #[test]
@@ -534,4 +541,88 @@ fn files_with_syntax_errors_elsewhere_are_annotated() {
     let src = "class C\n{\n    void Broken( { }\n    Stream _s;\n}\n";
     let out = placed(src, &[member(src, "Stream _s", "_s", "Owning")]).unwrap();
     assert!(out.contains("    [Owning]\n    Stream _s;"), "{out}");
+}
+
+#[test]
+fn files_with_grammar_gaps_are_annotated() {
+    // `async` as an identifier (EF Core's tests) trips the grammar up.
+    let src = "public class Queries\n{\n    public virtual Task Run(bool async, Stream s) => Query(async, s);\n\n    public virtual Stream Open(bool async) => async ? null : Stream.Null;\n}\n";
+    assert!(syntax_errors(src) > 0, "no longer a grammar gap");
+    let out = place(src, |t| {
+        vec![
+            param(t, "Stream s", "Owning"),
+            ret(t, "Stream Open", "Open", "NotOwning"),
+        ]
+    });
+    assert_eq!(
+        out,
+        "public class Queries\n{\n    public virtual Task Run(bool async, [Owning] Stream s) => Query(async, s);\n\n    [return: NotOwning]\n    public virtual Stream Open(bool async) => async ? null : Stream.Null;\n}\n"
+    );
+}
+
+/// A method header written once per `#if` branch: tree-sitter, reading both
+/// branches, loses the whole file; the front end reads the branch the
+/// project's defines select, and the targets come from there.
+const SPLIT_HEADER: &str = "namespace N\n{\n    public class Pool\n    {\n#if NET\n        public Stream Rent(Stream s, int size)\n        {\n#else\n        public Stream Rent(Stream s)\n        {\n#endif\n            return s;\n        }\n    }\n}\n";
+
+#[test]
+fn headers_split_by_conditional_compilation_get_attributes_above_the_if() {
+    assert!(syntax_errors(SPLIT_HEADER) > 0, "tree-sitter reads it now");
+    for (defines, header) in [
+        (Vec::new(), "Rent(Stream s)"),
+        (vec!["NET".to_owned()], "Rent(Stream s, int size)"),
+    ] {
+        let options = AnnotateOptions {
+            namespace: None,
+            defines,
+        };
+        let targets = |t: &str, header: &str| {
+            vec![
+                ret(t, header, "Rent", "NotOwning"),
+                annotate_support::param_in(t, header, "Stream s", "Owning"),
+            ]
+        };
+        let out =
+            annotate_file_with(SPLIT_HEADER, &targets(SPLIT_HEADER, header), &options).unwrap();
+        // The return attribute holds in both branches; the parameter is the
+        // selected branch's.
+        let annotated_header = header.replace("Stream s", "[Owning] Stream s");
+        let expected = SPLIT_HEADER
+            .replace("#if NET\n", "        [return: NotOwning]\n#if NET\n")
+            .replace(header, &annotated_header);
+        assert_eq!(out, expected);
+        assert!(syntax_errors(&out) <= syntax_errors(SPLIT_HEADER));
+        assert_eq!(
+            annotate_file_with(&out, &targets(&out, &annotated_header), &options).unwrap(),
+            out,
+            "annotating twice differs from annotating once"
+        );
+    }
+}
+
+#[test]
+fn declarations_inside_a_conditional_group_keep_their_attributes_inside() {
+    // The whole declaration is conditional, or an earlier branch holds
+    // another declaration: the attributes go right above the header.
+    let src = "class C\n{\n#if NET\n    Stream Open() => null;\n#endif\n#if NET\n    void Other() { }\n    Stream Get()\n    {\n#else\n    Stream Get()\n    {\n#endif\n        return null;\n    }\n}\n";
+    let options = AnnotateOptions {
+        namespace: None,
+        defines: vec!["NET".to_owned()],
+    };
+    let annotations = [
+        ret(src, "Stream Open", "Open", "NotOwning"),
+        ret(src, "void Other() { }\n    Stream Get", "Get", "NotOwning"),
+    ];
+    assert_eq!(
+        annotate_file_with(src, &annotations, &options).unwrap(),
+        src.replace(
+            "    Stream Open",
+            "    [return: NotOwning]\n    Stream Open"
+        )
+        .replacen(
+            "    Stream Get",
+            "    [return: NotOwning]\n    Stream Get",
+            1
+        )
+    );
 }

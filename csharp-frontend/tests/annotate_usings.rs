@@ -180,7 +180,14 @@ fn no_using_where_the_names_resolve_already() {
     );
     // A project-wide global using: the caller says so.
     let src = "using System;\nclass C { Stream _s; }\n";
-    let out = annotate_with(src, &AnnotateOptions { namespace: None }, owning_field);
+    let out = annotate_with(
+        src,
+        &AnnotateOptions {
+            namespace: None,
+            ..AnnotateOptions::default()
+        },
+        owning_field,
+    );
     assert_eq!(out, "using System;\nclass C { [Owning] Stream _s; }\n");
 }
 
@@ -195,6 +202,7 @@ fn a_custom_namespace_is_imported_the_same_way() {
     let src = "using System;\nclass C { Stream _s; }\n";
     let options = AnnotateOptions {
         namespace: Some("Acme.Ownership".into()),
+        ..AnnotateOptions::default()
     };
     assert_eq!(
         annotate_with(src, &options, owning_field),

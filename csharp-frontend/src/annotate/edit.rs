@@ -70,6 +70,9 @@ pub(crate) struct Layout<'a> {
     text: &'a str,
     /// The file's most common line ending, for a line that has none.
     default_eol: &'static str,
+    /// `#if` ... `#endif` groups: where the `#if` line starts and where the
+    /// `#endif` line does, outer groups before the groups they hold.
+    groups: Vec<(usize, usize)>,
 }
 
 impl<'a> Layout<'a> {
@@ -79,7 +82,16 @@ impl<'a> Layout<'a> {
         Layout {
             text,
             default_eol: if crlf * 2 > lf { "\r\n" } else { "\n" },
+            groups: conditional_groups(text),
         }
+    }
+
+    /// The `#if` groups that open before `offset` and close after it.
+    pub(crate) fn groups_around(&self, offset: usize) -> impl Iterator<Item = (usize, usize)> {
+        self.groups
+            .iter()
+            .copied()
+            .filter(move |&(open, close)| open < offset && offset < close)
     }
 
     pub(crate) fn line_start(&self, offset: usize) -> usize {
@@ -154,6 +166,35 @@ impl<'a> Layout<'a> {
     }
 }
 
+/// The `#if` groups of a text, by a scan of its lines (a directive starts
+/// its line); unbalanced directives are left out.
+fn conditional_groups(text: &str) -> Vec<(usize, usize)> {
+    let mut groups = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some(directive) = line.trim_start().strip_prefix('#') {
+            let word: String = directive
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_alphabetic)
+                .collect();
+            match word.as_str() {
+                "if" => open.push(at),
+                "endif" => {
+                    if let Some(start) = open.pop() {
+                        groups.push((start, at));
+                    }
+                }
+                _ => {}
+            }
+        }
+        at += line.len();
+    }
+    groups.sort_unstable();
+    groups
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,9 +245,15 @@ mod tests {
         });
         let incremental = parse(&edited, Some(&tree)).unwrap();
         let fresh = parse(&edited, None).unwrap();
-        assert_eq!(incremental.root_node().to_sexp(), fresh.root_node().to_sexp());
+        assert_eq!(
+            incremental.root_node().to_sexp(),
+            fresh.root_node().to_sexp()
+        );
         assert!(!fresh.root_node().has_error(), "{edited}");
-        assert_eq!(incremental.root_node().end_position(), fresh.root_node().end_position());
+        assert_eq!(
+            incremental.root_node().end_position(),
+            fresh.root_node().end_position()
+        );
     }
 
     #[test]
@@ -222,6 +269,16 @@ mod tests {
         assert_eq!(l.eol(12), "\r\n", "last line takes the file's line ending");
         assert_eq!(l.rest_of_line(7), " c");
         assert_eq!(Layout::new("x\ny\r\nz\n").eol(0), "\n");
+    }
+
+    #[test]
+    fn finds_conditional_groups() {
+        let text = "a\n#if X\n  # if Y\nb\n  #endif\n#elif Z\n#endif // X\n#endif\n#ifdef\nc";
+        let l = Layout::new(text);
+        assert_eq!(l.groups, [(2, 36), (8, 19)]);
+        assert_eq!(l.groups_around(17).collect::<Vec<_>>(), [(2, 36), (8, 19)]);
+        assert_eq!(l.groups_around(30).collect::<Vec<_>>(), [(2, 36)]);
+        assert_eq!(l.groups_around(0).count(), 0);
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod project;
 mod syntax;
 mod usings;
 
+use std::cell::OnceCell;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -117,12 +118,18 @@ pub struct AnnotateOptions {
     /// when their simple names resolve already (a `global using` of the
     /// namespace in the project, or attributes declared without a namespace).
     pub namespace: Option<String>,
+    /// The project's preprocessor symbols. A target in code that tree-sitter
+    /// cannot parse as written (both branches of an `#if` that splits a
+    /// declaration, a known grammar gap) is looked up in the tree the front
+    /// end read, which these select.
+    pub defines: Vec<String>,
 }
 
 impl Default for AnnotateOptions {
     fn default() -> AnnotateOptions {
         AnnotateOptions {
             namespace: Some(ANNOTATIONS_NAMESPACE.to_owned()),
+            defines: Vec::new(),
         }
     }
 }
@@ -214,11 +221,13 @@ pub fn annotate_file_with(
     }
     let mut tree = syntax::parse(text, None).ok_or(AnnotateError::Parse)?;
     let root = tree.root_node();
+    let front_end = OnceCell::new();
     let cx = Cx::new(text);
     // Most annotations of a file repeat a few attributes.
     let mut specs: FxHashMap<&str, attr::AttrSpec> = FxHashMap::default();
 
-    let mut decls: IndexMap<usize, (tree_sitter::Node, Vec<Wanted>)> = IndexMap::new();
+    // Keyed by the tree a site was found in (the front end's or not) and its start.
+    let mut decls: IndexMap<(bool, usize), (tree_sitter::Node, Vec<Wanted>)> = IndexMap::new();
     let mut params = IndexMap::new();
     for annotation in annotations {
         let spec = match specs.get(annotation.attribute.as_str()) {
@@ -234,18 +243,28 @@ pub fn annotate_file_with(
             }
         };
         let range = annotation.target.range();
-        let site =
-            locate::locate(root, &annotation.target).map_err(|reason| AnnotateError::NotFound {
-                at: cx.at(range.start as usize),
-                reason,
-            })?;
+        let (site, in_front_end) = match locate::locate(root, &annotation.target) {
+            Ok(site) => (site, false),
+            // Where the text as written does not parse, the front end's tree
+            // (same offsets) may hold the declaration.
+            Err(reason) => root
+                .has_error()
+                .then(|| front_end.get_or_init(|| front_end_tree(text, options)))
+                .and_then(Option::as_ref)
+                .and_then(|t| locate::locate(t.root_node(), &annotation.target).ok())
+                .map(|site| (site, true))
+                .ok_or_else(|| AnnotateError::NotFound {
+                    at: cx.at(range.start as usize),
+                    reason,
+                })?,
+        };
         match site {
             Site::Decl {
                 decl,
                 declarator,
                 slot,
             } => decls
-                .entry(decl.id())
+                .entry((in_front_end, decl.start_byte()))
                 .or_insert_with(|| (decl, Vec::new()))
                 .1
                 .push(Wanted {
@@ -255,7 +274,7 @@ pub fn annotate_file_with(
                     range,
                 }),
             Site::Param(p) => params
-                .entry(p.start)
+                .entry((in_front_end, p.start))
                 .or_insert_with(|| (p, Vec::new()))
                 .1
                 .push((spec, range)),
@@ -293,6 +312,12 @@ pub fn annotate_file_with(
         return Err(AnnotateError::NewSyntaxErrors { before, after });
     }
     Ok(format!("{bom}{edited}"))
+}
+
+/// The tree the front end read the text from (preprocessed, repaired).
+fn front_end_tree(text: &str, options: &AnnotateOptions) -> Option<tree_sitter::Tree> {
+    let defines = options.defines.iter().cloned().collect();
+    crate::parse::syntax_tree(text, &crate::parse::ParseOptions { defines })
 }
 
 /// The outcome of annotating many files.

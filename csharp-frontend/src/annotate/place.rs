@@ -106,7 +106,12 @@ pub(crate) fn declaration(
                 .all(|(x, y)| x.0 == y.0 && x.1.text == y.1.text)
     };
     if per_key.windows(2).all(|w| same(&w[0], &w[1])) {
-        return Ok(Some(attribute_lines(cx, anchor, &per_key[0])));
+        return Ok(Some(attribute_lines(
+            cx,
+            anchor,
+            Some(decl.end_byte()),
+            &per_key[0],
+        )));
     }
     split_field(cx, decl, anchor, &declarators, &per_key).map(Some)
 }
@@ -164,8 +169,15 @@ fn new_attributes(
 }
 
 /// `[X]` lines with the anchor line's indentation and line ending, or
-/// `[X] ` inline when the declaration does not start its line.
-fn attribute_lines(cx: &Cx, anchor: Node, attrs: &[(Slot, AttrSpec)]) -> Edit {
+/// `[X] ` inline when the declaration does not start its line. The lines go
+/// right above the anchor's, or above the `#if` line of a header written
+/// once per branch (see [`conditional_header`]).
+fn attribute_lines(
+    cx: &Cx,
+    anchor: Node,
+    decl_end: Option<usize>,
+    attrs: &[(Slot, AttrSpec)],
+) -> Edit {
     let lists = attrs.iter().map(|(slot, a)| match slot {
         Slot::Decl => format!("[{}]", a.text),
         Slot::Return => format!("[return: {}]", a.text),
@@ -173,14 +185,35 @@ fn attribute_lines(cx: &Cx, anchor: Node, attrs: &[(Slot, AttrSpec)]) -> Edit {
     let at = anchor.start_byte();
     if cx.layout.at_line_start(at) {
         let (indent, eol) = (cx.layout.indent(at), cx.layout.eol(at));
+        let line = decl_end
+            .and_then(|end| conditional_header(cx, at, end))
+            .unwrap_or_else(|| cx.layout.line_start(at));
         Edit::insert(
-            cx.layout.line_start(at),
+            line,
             lists.map(|l| format!("{indent}{l}{eol}")).collect(),
             RANK,
         )
     } else {
         Edit::insert(at, lists.map(|l| format!("{l} ")).collect(), RANK)
     }
+}
+
+/// For a declaration whose header each branch of an `#if` writes its own way
+/// (the group opens before the first token and closes inside the
+/// declaration), where its `#if` line starts: attributes above it hold in
+/// every branch. Not when a branch before the anchor's holds more than a
+/// header (a `;` or `}` ends something else there).
+fn conditional_header(cx: &Cx, anchor: usize, decl_end: usize) -> Option<usize> {
+    let line = cx.layout.line_start(anchor);
+    cx.layout
+        .groups_around(anchor)
+        .filter(|&(_, close)| close < decl_end)
+        .find(|&(open, _)| {
+            cx.src
+                .get(open..line)
+                .is_some_and(|before| !before.contains([';', '}']))
+        })
+        .map(|(open, _)| open)
 }
 
 fn field_declarators(decl: Node) -> Vec<Node> {
@@ -240,14 +273,14 @@ fn split_field(
             rank: RANK,
         }];
         if !attrs.is_empty() {
-            let lines = attribute_lines(cx, anchor, attrs);
+            let lines = attribute_lines(cx, anchor, None, attrs);
             edits.push(Edit::insert(lines.start - from, lines.text, RANK));
         }
-        copies.push(
-            edit::apply(base, &mut edits).map_err(|_| AnnotateError::UnsplittableField {
+        copies.push(edit::apply(base, &mut edits).map_err(|_| {
+            AnnotateError::UnsplittableField {
                 at: cx.at(decl.start_byte()),
-            })?,
-        );
+            }
+        })?);
     }
     let separator = if whole_lines {
         cx.layout.eol(decl.end_byte())

@@ -52,10 +52,15 @@ impl fmt::Display for DefinitionsError {
 impl std::error::Error for DefinitionsError {}
 
 impl AnnotateOptions {
-    /// The options for a project's files: no `using` where the project
-    /// imports the namespace with a `<Using>` item or the SDK's implicit usings.
+    /// The options for a project's files: its preprocessor symbols, and no
+    /// `using` where the project imports the namespace with a `<Using>` item.
+    /// A `global using` in one of its files is the caller's to find (the
+    /// index has every file's usings): then set `namespace` to `None`.
     pub fn for_project(project: &Project) -> AnnotateOptions {
-        let mut options = AnnotateOptions::default();
+        let mut options = AnnotateOptions {
+            defines: project.defines.clone(),
+            ..AnnotateOptions::default()
+        };
         if let Some(ns) = &options.namespace
             && project
                 .global_usings

@@ -119,5 +119,12 @@ pub fn annotate(original: &str, targets: impl Fn(&str) -> Vec<Annotation>) -> St
 
 /// The same with the namespace already imported, to look at placement alone.
 pub fn place(original: &str, targets: impl Fn(&str) -> Vec<Annotation>) -> String {
-    annotate_with(original, &AnnotateOptions { namespace: None }, targets)
+    annotate_with(
+        original,
+        &AnnotateOptions {
+            namespace: None,
+            ..AnnotateOptions::default()
+        },
+        targets,
+    )
 }

@@ -7,8 +7,11 @@
 //!   plus the library model, as a [`rlc_core::program::Program`];
 //! - [`resolve`]: names and static types of every expression of a body;
 //! - [`lower`]: from a resolved body to the core IR;
-//! - [`suppress`]: after checking, the findings users silenced in the sources.
+//! - [`suppress`]: after checking, the findings users silenced in the sources;
+//! - [`annotate`]: `infer`'s output, the inferred attributes written into the
+//!   source as a patch.
 
+pub mod annotate;
 pub mod hir;
 pub mod index;
 pub mod load;

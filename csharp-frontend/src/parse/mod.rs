@@ -71,6 +71,14 @@ pub fn parse_file(text: &str, opts: &ParseOptions) -> FileSyntax {
     file
 }
 
+/// The tree [`parse_file`] reads declarations from: directives and inactive
+/// regions blanked, known grammar gaps repaired, byte offsets those of `text`.
+/// For tools that edit the file where the front end found something.
+pub(crate) fn syntax_tree(text: &str, opts: &ParseOptions) -> Option<Tree> {
+    let pre = preproc::preprocess(text, &opts.defines);
+    repair::parse_repaired(pre.text).map(|r| r.tree)
+}
+
 /// A file that could not be parsed at all: only its compilation unit, and why.
 fn failed(text: &str, message: &str) -> FileSyntax {
     let range = TextRange::new(0, text.len().min(u32::MAX as usize) as u32);

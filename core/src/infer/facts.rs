@@ -190,7 +190,9 @@ pub fn body_facts(program: &Program, types: &MustCallTypes, body: &Body) -> Body
                             });
                         }
                     }
-                    // Arguments handed to `[Owning]` parameters.
+                    // Arguments handed to `[Owning]` parameters (unless `leaveOpen`-like
+                    // arguments say otherwise).
+                    let holds = condition_holds(program, call);
                     for a in &call.args {
                         let (Some(p), Some(v)) = (a.param, a.value.var()) else {
                             continue;
@@ -198,7 +200,7 @@ pub fn body_facts(program: &Program, types: &MustCallTypes, body: &Body) -> Body
                         let Some(pd) = m.params.get(p as usize) else {
                             continue;
                         };
-                        if pd.ownership.is_owning(false) {
+                        if holds && pd.ownership.is_owning(false) {
                             for root in roots_of(v) {
                                 facts.disposals.push(Disposal {
                                     node: id,
@@ -242,4 +244,13 @@ fn arg_var(call: &crate::ir::Call, param: u32) -> Option<VarId> {
         .iter()
         .find(|a| a.param == Some(param))
         .and_then(|a| a.value.var())
+}
+
+/// Whether the call's ownership condition (`leaveOpen: false`, `disposeHandler:
+/// true`) holds as written; a value not known from the call itself does not.
+fn condition_holds(program: &Program, call: &crate::ir::Call) -> bool {
+    matches!(
+        crate::resource_alias::condition_at(program, call, |_| None),
+        crate::resource_alias::Condition::Holds
+    )
 }

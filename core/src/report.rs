@@ -32,7 +32,7 @@ pub fn preferred(mc: &MustCall) -> String {
 /// A spec fact with a reason when it was inferred.
 pub fn spec_fact(fact: String, provenance: Provenance) -> SpecFact {
     let reason = match &provenance {
-        Provenance::Inferred { rule, .. } => Some(format!("inferred by rule `{rule}`")),
+        Provenance::Inferred { rule, .. } => Some(crate::infer::rule_reason(rule).to_string()),
         _ => None,
     };
     SpecFact {

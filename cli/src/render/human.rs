@@ -88,8 +88,12 @@ fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
         Provenance::Source(span) => format!("written at {}", at(*span)),
         Provenance::Library => "library model".to_string(),
         Provenance::Config => "rlc-sharp.toml".to_string(),
-        Provenance::Inferred { rule, evidence } => {
-            format!("inferred ({rule}) from {}", at(*evidence))
+        Provenance::Inferred { evidence, .. } => {
+            // "taken as [Owning] because the method disposes it, at Foo.cs:42"
+            return match &f.reason {
+                Some(reason) => format!("{}, inferred because {reason} (at {})", f.fact, at(*evidence)),
+                None => format!("{}, inferred from {}", f.fact, at(*evidence)),
+            };
         }
     };
     match &f.reason {

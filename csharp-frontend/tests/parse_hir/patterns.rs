@@ -51,3 +51,22 @@ fn list_and_slice_patterns() {
     assert_eq!(expr("o is [_, ..] all"), "(is o#0 [_ ..] all#3)");
     assert_eq!(expr("o is []"), "(is o#0 [])");
 }
+
+#[test]
+fn not_binds_tighter_than_and_and_or() {
+    // The grammar reads these as `not (null and not string)` and `A and not (B or C)`.
+    assert_eq!(
+        expr("o is not null and not string"),
+        "(is o#0 (and (not null) (not (type string))))"
+    );
+    assert_eq!(
+        expr("o is A and not B or C"),
+        "(is o#0 (or (and A (not B)) C))"
+    );
+    assert_eq!(
+        expr("o is not not A and B or C"),
+        "(is o#0 (or (and (not (not A)) B) C))"
+    );
+    assert_eq!(expr("o is A or B and C"), "(is o#0 (or A (and B C)))");
+    assert_eq!(expr("o is not (A or B)"), "(is o#0 (not (or A B)))");
+}

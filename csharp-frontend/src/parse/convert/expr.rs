@@ -1334,15 +1334,107 @@ impl<'t> BodyBuilder<'_, 't> {
         Pat::Var(bindings.into_boxed_slice())
     }
 
-    fn and_pat(&mut self, n: Node<'t>) -> Pat {
-        let syn = self.syn;
-        let l = self.opt_pat(syn.field(n, F::Left), n);
-        let r = self.opt_pat(syn.field(n, F::Right), n);
-        if syn.kind(n) == K::AndPattern {
-            Pat::And(l, r)
-        } else {
-            Pat::Or(l, r)
+    /// `not`/`and`/`or` patterns. The grammar gives `not` the lowest precedence
+    /// (`not A and B` comes out as `not (A and B)`, `A and not B or C` as
+    /// `A and not (B or C)`), where C# binds `not` tightest, then `and`, then
+    /// `or`: the operands and operators are taken in source order and
+    /// regrouped. Iterative, so that long chains cannot exhaust the stack.
+    fn logical_pat(&mut self, n: Node<'t>) -> PatId {
+        enum Item<'t> {
+            Operand(Option<Node<'t>>, TextRange),
+            Not(u32),
+            And,
+            Or,
         }
+        enum Work<'t> {
+            Visit(Option<Node<'t>>, TextRange),
+            Emit(Item<'t>),
+        }
+        let syn = self.syn;
+        let mut items = Vec::new();
+        let mut work = vec![Work::Visit(Some(n), Syn::range(n))];
+        while let Some(w) = work.pop() {
+            let (node, range) = match w {
+                Work::Emit(item) => {
+                    items.push(item);
+                    continue;
+                }
+                Work::Visit(node, range) => (node, range),
+            };
+            let Some(x) = node else {
+                items.push(Item::Operand(None, range));
+                continue;
+            };
+            match syn.kind(x) {
+                K::NegatedPattern => {
+                    items.push(Item::Not(x.start_byte() as u32));
+                    work.push(Work::Visit(syn.first_named(x), Syn::range(x)));
+                }
+                kind @ (K::AndPattern | K::OrPattern) => {
+                    let op = if kind == K::AndPattern {
+                        Item::And
+                    } else {
+                        Item::Or
+                    };
+                    work.push(Work::Visit(syn.field(x, F::Right), Syn::range(x)));
+                    work.push(Work::Emit(op));
+                    work.push(Work::Visit(syn.field(x, F::Left), Syn::range(x)));
+                }
+                _ => items.push(Item::Operand(Some(x), Syn::range(x))),
+            }
+        }
+        // The regrouped tree is at most as deep as there are items.
+        if items.len() as u32 >= self.remaining_depth() {
+            self.mark_too_deep(n);
+            return self.body.alloc_pat(Pat::Missing, Syn::range(n));
+        }
+        let mut pos = 0;
+        let mut or_terms: Option<PatId> = None;
+        loop {
+            let mut and_terms: Option<PatId> = None;
+            loop {
+                // `not`* then an operand.
+                let mut nots = Vec::new();
+                while let Some(Item::Not(start)) = items.get(pos) {
+                    nots.push(*start);
+                    pos += 1;
+                }
+                let mut p = match items.get(pos) {
+                    Some(Item::Operand(Some(x), _)) => self.pat(*x),
+                    Some(Item::Operand(None, range)) => self.body.alloc_pat(Pat::Missing, *range),
+                    _ => self.body.alloc_pat(Pat::Missing, Syn::range(n)),
+                };
+                pos += 1;
+                for start in nots.into_iter().rev() {
+                    let end = self.body.pat_range(p).end;
+                    p = self.body.alloc_pat(Pat::Not(p), TextRange::new(start, end));
+                }
+                and_terms = Some(match and_terms {
+                    Some(l) => self.join_pats(l, p, Pat::And),
+                    None => p,
+                });
+                if !matches!(items.get(pos), Some(Item::And)) {
+                    break;
+                }
+                pos += 1;
+            }
+            let term =
+                and_terms.unwrap_or_else(|| self.body.alloc_pat(Pat::Missing, Syn::range(n)));
+            or_terms = Some(match or_terms {
+                Some(l) => self.join_pats(l, term, Pat::Or),
+                None => term,
+            });
+            if !matches!(items.get(pos), Some(Item::Or)) {
+                break;
+            }
+            pos += 1;
+        }
+        or_terms.unwrap_or_else(|| self.body.alloc_pat(Pat::Missing, Syn::range(n)))
+    }
+
+    fn join_pats(&mut self, l: PatId, r: PatId, make: fn(PatId, PatId) -> Pat) -> PatId {
+        let range = TextRange::new(self.body.pat_range(l).start, self.body.pat_range(r).end);
+        self.body.alloc_pat(make(l, r), range)
     }
 
     fn relational_pat(&mut self, n: Node<'t>) -> Pat {
@@ -1392,11 +1484,7 @@ impl<'t> BodyBuilder<'_, 't> {
             }
             K::DeclarationPattern => self.declaration_pat(n),
             K::VarPattern => self.var_pat(n),
-            K::NegatedPattern => match first() {
-                Some(p) => Pat::Not(self.pat(p)),
-                None => Pat::Missing,
-            },
-            K::AndPattern | K::OrPattern => self.and_pat(n),
+            K::NegatedPattern | K::AndPattern | K::OrPattern => return Err(self.logical_pat(n)),
             K::RelationalPattern => self.relational_pat(n),
             K::TypePattern => Pat::Type(self.boxed_type(n, F::Type)),
             K::RecursivePattern => self.recursive_pattern(n),

@@ -220,3 +220,13 @@ fn name_ranges_point_at_names() {
         "this"
     );
 }
+
+#[test]
+fn top_level_await_makes_the_body_async() {
+    let file = parse("await Task.Delay(1);\n");
+    assert!(file.top_level.is_some_and(|b| file.body(b).is_async));
+    let file = parse("Func<Task> f = async () => await Task.Delay(1);\n");
+    assert!(file.top_level.is_some_and(|b| file.body(b).is_async));
+    let file = parse("System.Console.WriteLine();\n");
+    assert!(file.top_level.is_some_and(|b| !file.body(b).is_async));
+}

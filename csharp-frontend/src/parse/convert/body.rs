@@ -40,6 +40,9 @@ pub(crate) struct BodyBuilder<'s, 't> {
     /// Nesting of lambdas and local functions.
     fn_depth: u32,
     has_async_fn: bool,
+    /// An `await` outside lambdas and local functions (top-level statements
+    /// that await run as an async `Main`).
+    pub(super) awaits: bool,
     /// Kind given to variables declared by declaration expressions right now.
     pub(super) decl_kind: BindingKind,
     /// Local functions declared ahead of their statement (by node id).
@@ -62,6 +65,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             too_deep: None,
             fn_depth: 0,
             has_async_fn: false,
+            awaits: false,
             decl_kind: BindingKind::Local,
             local_fns: Vec::new(),
             rotated: Vec::new(),
@@ -145,7 +149,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         let b = &mut self.body;
         b.root = root;
         b.ctor_init = ctor_init;
-        b.is_async = is_async || self.has_async_fn;
+        b.is_async = is_async || self.has_async_fn || self.awaits;
         if let Some(range) = self.too_deep {
             b.skip = Some(SkipReason::TooDeep);
             notes.push(SyntaxError {
@@ -233,6 +237,11 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             Some(TypeRef::Var) | None => None,
             Some(t) => Some(t),
         }
+    }
+
+    /// Whether conversion is outside every lambda and local function.
+    pub(super) fn in_function_body(&self) -> bool {
+        self.fn_depth == 0
     }
 
     // ---- depth ----
@@ -351,7 +360,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
     }
 
     fn yield_stmt(&mut self, n: Node<'t>) -> Stmt {
-        if self.fn_depth == 0 {
+        if self.in_function_body() {
             self.body.is_iterator = true;
         }
         match self.syn.first_named(n) {

@@ -252,7 +252,10 @@ impl<'t> BodyBuilder<'_, 't> {
     fn keyword_expr(&mut self, n: Node<'t>) -> Expr {
         let e = self.child_expr(n);
         match self.syn.kind(n) {
-            K::AwaitExpression => Expr::Await(e),
+            K::AwaitExpression => {
+                self.awaits |= self.in_function_body();
+                Expr::Await(e)
+            }
             K::CheckedExpression => Expr::Checked(e),
             K::ThrowExpression => Expr::Throw(e),
             _ => Expr::Ref(e),

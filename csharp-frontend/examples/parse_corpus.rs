@@ -88,12 +88,19 @@ fn main() {
                     let mut parser = tree_sitter::Parser::new();
                     let lang = tree_sitter_c_sharp::LANGUAGE.into();
                     parser.set_language(&lang).expect("grammar");
-                    parser.parse(t, None).is_some_and(|tree| tree.root_node().has_error()) as usize
+                    parser
+                        .parse(t, None)
+                        .is_some_and(|tree| tree.root_node().has_error())
+                        as usize
                 })
                 .sum()
         });
         let elapsed = start.elapsed().as_secs_f64();
-        println!("bare tree-sitter: {} files, {errors} with errors, {elapsed:.2} s, cpu {:.2} s", texts.len(), cpu_secs() - cpu_before);
+        println!(
+            "bare tree-sitter: {} files, {errors} with errors, {elapsed:.2} s, cpu {:.2} s",
+            texts.len(),
+            cpu_secs() - cpu_before
+        );
         return;
     }
     let timed: Vec<(FileSyntax, f64)> = pool.install(|| {
@@ -107,8 +114,17 @@ fn main() {
             .collect()
     });
     let elapsed = start.elapsed().as_secs_f64();
-    let repaired_secs: f64 = timed.iter().filter(|(f, _)| !f.repairs.is_empty()).map(|(_, s)| s).sum();
-    let repaired_bytes: usize = timed.iter().zip(&texts).filter(|((f, _), _)| !f.repairs.is_empty()).map(|(_, (_, t))| t.len()).sum();
+    let repaired_secs: f64 = timed
+        .iter()
+        .filter(|(f, _)| !f.repairs.is_empty())
+        .map(|(_, s)| s)
+        .sum();
+    let repaired_bytes: usize = timed
+        .iter()
+        .zip(&texts)
+        .filter(|((f, _), _)| !f.repairs.is_empty())
+        .map(|(_, (_, t))| t.len())
+        .sum();
     let all_secs: f64 = timed.iter().map(|(_, s)| s).sum();
     let mut slowest: Vec<(f64, &PathBuf, usize)> = timed
         .iter()
@@ -136,7 +152,11 @@ fn main() {
         mb / elapsed,
         cpu_secs() - cpu_before
     );
-    println!("peak RSS:         {} MB (before parsing: {} MB)", vm_hwm_kb() / 1024, rss_before / 1024);
+    println!(
+        "peak RSS:         {} MB (before parsing: {} MB)",
+        vm_hwm_kb() / 1024,
+        rss_before / 1024
+    );
     let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
     for r in files.iter().flat_map(|f| &f.repairs) {
         *kinds.entry(r.kind).or_default() += 1;

@@ -225,6 +225,10 @@ pub enum QueryClause {
     },
 }
 
+/// Explicit type arguments of a name (`M<int>`). Rare, so boxed once more to
+/// keep [`Expr`] within 48 bytes.
+pub type TypeArgs = Box<Box<[TypeRef]>>;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     /// Missing or unparseable (the body has `has_error` set).
@@ -235,7 +239,7 @@ pub enum Expr {
     /// An unbound simple name with optional type arguments (`Foo`, `List<int>`).
     Name {
         name: Name,
-        type_args: Option<Box<[TypeRef]>>,
+        type_args: Option<TypeArgs>,
     },
     /// `alias::Name`.
     AliasQualified {
@@ -250,7 +254,7 @@ pub enum Expr {
     MemberAccess {
         receiver: ExprId,
         name: Name,
-        type_args: Option<Box<[TypeRef]>>,
+        type_args: Option<TypeArgs>,
         conditional: bool,
     },
     /// `receiver[args]`, `receiver?[args]`.

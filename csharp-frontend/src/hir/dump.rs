@@ -8,7 +8,11 @@ use super::*;
 
 /// Renders a file's HIR; `text` is the file's text (for error snippets).
 pub fn dump(file: &FileSyntax, text: &str) -> String {
-    let mut p = Printer { out: String::new(), indent: 0, file };
+    let mut p = Printer {
+        out: String::new(),
+        indent: 0,
+        file,
+    };
     p.file(text);
     p.out
 }
@@ -27,7 +31,10 @@ pub fn type_ref(t: &TypeRef) -> String {
 
 fn write_type(out: &mut String, t: &TypeRef) {
     match t {
-        TypeRef::Path { qualifier, segments } => {
+        TypeRef::Path {
+            qualifier,
+            segments,
+        } => {
             if let Some(q) = qualifier {
                 let _ = write!(out, "{q}::");
             }
@@ -162,7 +169,10 @@ fn unary_op(op: UnaryOp) -> &'static str {
 }
 
 fn modifiers(m: Modifiers) -> String {
-    let names: Vec<String> = m.iter_names().map(|(n, _)| n.to_ascii_lowercase()).collect();
+    let names: Vec<String> = m
+        .iter_names()
+        .map(|(n, _)| n.to_ascii_lowercase())
+        .collect();
     names.join(" ")
 }
 
@@ -252,8 +262,19 @@ fn params(out: &mut String, ps: &[Param]) {
             out.push(' ');
         }
         out.push_str(&p.name);
-        if let Some(d) = &p.default {
-            let _ = write!(out, " = {d:?}");
+        match &p.default {
+            Some(ConstValue::Null) => out.push_str(" = null"),
+            Some(ConstValue::Bool(b)) => {
+                let _ = write!(out, " = {b}");
+            }
+            Some(ConstValue::Int(i)) => {
+                let _ = write!(out, " = {i}");
+            }
+            Some(ConstValue::Str(s)) => {
+                let _ = write!(out, " = {s:?}");
+            }
+            Some(ConstValue::Other) => out.push_str(" = …"),
+            None => {}
         }
     }
     out.push(')');
@@ -347,13 +368,25 @@ impl Printer<'_> {
             self.body(i, b);
         }
         for e in &file.syntax_errors {
-            let snippet = text.get(e.range.start as usize..e.range.end as usize).unwrap_or("");
+            let snippet = text
+                .get(e.range.start as usize..e.range.end as usize)
+                .unwrap_or("");
             let snippet: String = snippet.chars().take(30).collect();
-            let _ = writeln!(self.out, "error {}..{} {} {snippet:?}", e.range.start, e.range.end, e.message);
+            let _ = writeln!(
+                self.out,
+                "error {}..{} {} {snippet:?}",
+                e.range.start, e.range.end, e.message
+            );
         }
         for r in &file.repairs {
-            let snippet = text.get(r.range.start as usize..r.range.end as usize).unwrap_or("");
-            let _ = writeln!(self.out, "repair {}..{} {} {snippet:?}", r.range.start, r.range.end, r.kind);
+            let snippet = text
+                .get(r.range.start as usize..r.range.end as usize)
+                .unwrap_or("");
+            let _ = writeln!(
+                self.out,
+                "repair {}..{} {} {snippet:?}",
+                r.range.start, r.range.end, r.kind
+            );
         }
         for p in &file.pragmas {
             let verb = if p.disable { "disable" } else { "restore" };
@@ -587,7 +620,11 @@ impl Printer<'_> {
         for d in decls {
             self.out.push(' ');
             self.binding(b, d.binding);
-            if let Some(t) = b.bindings.get(d.binding.index()).and_then(|x| x.ty.as_ref()) {
+            if let Some(t) = b
+                .bindings
+                .get(d.binding.index())
+                .and_then(|x| x.ty.as_ref())
+            {
                 let _ = write!(self.out, ":{}", type_ref(t));
             }
             if let Some(init) = d.init {
@@ -616,7 +653,11 @@ impl Printer<'_> {
                 self.expr(b, *e);
                 self.out.push(')');
             }
-            Stmt::Local { decls, using, is_const } => {
+            Stmt::Local {
+                decls,
+                using,
+                is_const,
+            } => {
                 self.out.push_str("(local");
                 match using {
                     UsingMode::None => {}
@@ -652,7 +693,12 @@ impl Printer<'_> {
                 self.stmts(b, &[*body]);
                 self.out.push(')');
             }
-            Stmt::For { init, cond, update, body } => {
+            Stmt::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
                 self.out.push_str("(for (");
                 self.stmts(b, init);
                 self.out.push_str(") ");
@@ -666,8 +712,17 @@ impl Printer<'_> {
                 self.stmts(b, &[*body]);
                 self.out.push(')');
             }
-            Stmt::Foreach { target, collection, body, is_await } => {
-                self.out.push_str(if *is_await { "(await-foreach " } else { "(foreach " });
+            Stmt::Foreach {
+                target,
+                collection,
+                body,
+                is_await,
+            } => {
+                self.out.push_str(if *is_await {
+                    "(await-foreach "
+                } else {
+                    "(foreach "
+                });
                 match target {
                     ForeachTarget::Binding(id) => self.binding(b, *id),
                     ForeachTarget::Deconstruct(e) => self.expr(b, *e),
@@ -677,8 +732,13 @@ impl Printer<'_> {
                 self.stmts(b, &[*body]);
                 self.out.push(')');
             }
-            Stmt::Using { resource, body, is_await } => {
-                self.out.push_str(if *is_await { "(await-using" } else { "(using" });
+            Stmt::Using {
+                resource,
+                body,
+                is_await,
+            } => {
+                self.out
+                    .push_str(if *is_await { "(await-using" } else { "(using" });
                 match resource {
                     UsingResource::Decls(decls) => self.local_decls(b, decls),
                     UsingResource::Expr(e) => {
@@ -701,7 +761,11 @@ impl Printer<'_> {
                 self.stmts(b, &[*body]);
                 self.out.push(')');
             }
-            Stmt::Try { body, catches, finally } => {
+            Stmt::Try {
+                body,
+                catches,
+                finally,
+            } => {
                 self.out.push_str("(try");
                 self.stmts(b, &[*body]);
                 self.indent += 1;
@@ -731,7 +795,10 @@ impl Printer<'_> {
                 self.indent -= 1;
                 self.out.push(')');
             }
-            Stmt::Switch { scrutinee, sections } => {
+            Stmt::Switch {
+                scrutinee,
+                sections,
+            } => {
                 self.out.push_str("(switch ");
                 self.expr(b, *scrutinee);
                 self.indent += 1;
@@ -780,7 +847,11 @@ impl Printer<'_> {
                 self.out.push(')');
             }
             Stmt::Return(e) | Stmt::Throw(e) => {
-                self.out.push_str(if matches!(s, Stmt::Return(_)) { "(return" } else { "(throw" });
+                self.out.push_str(if matches!(s, Stmt::Return(_)) {
+                    "(return"
+                } else {
+                    "(throw"
+                });
                 if let Some(e) = e {
                     self.out.push(' ');
                     self.expr(b, *e);
@@ -935,7 +1006,12 @@ impl Printer<'_> {
             Expr::This => o.push_str("this"),
             Expr::Base => o.push_str("base"),
             Expr::PredefinedType(p) => o.push_str(predefined(*p)),
-            Expr::MemberAccess { receiver, name, type_args, conditional } => {
+            Expr::MemberAccess {
+                receiver,
+                name,
+                type_args,
+                conditional,
+            } => {
                 o.push_str(if *conditional { "(?. " } else { "(. " });
                 self.expr(b, *receiver);
                 let _ = write!(self.out, " {name}");
@@ -944,7 +1020,11 @@ impl Printer<'_> {
                 }
                 self.out.push(')');
             }
-            Expr::ElementAccess { receiver, args, conditional } => {
+            Expr::ElementAccess {
+                receiver,
+                args,
+                conditional,
+            } => {
                 o.push_str(if *conditional { "(?[] " } else { "([] " });
                 self.expr(b, *receiver);
                 self.args(b, args);
@@ -1144,7 +1224,12 @@ impl Printer<'_> {
                 for c in clauses.iter() {
                     self.out.push_str(" (");
                     match c {
-                        QueryClause::From { binding, source, keys, into } => {
+                        QueryClause::From {
+                            binding,
+                            source,
+                            keys,
+                            into,
+                        } => {
                             self.out.push_str("from ");
                             self.binding(b, *binding);
                             self.out.push_str(" in ");
@@ -1252,13 +1337,22 @@ impl Printer<'_> {
                 self.out.push(')');
             }
             Pat::And(l, r) | Pat::Or(l, r) => {
-                self.out.push_str(if matches!(p, Pat::And(..)) { "(and " } else { "(or " });
+                self.out.push_str(if matches!(p, Pat::And(..)) {
+                    "(and "
+                } else {
+                    "(or "
+                });
                 self.pat(b, *l);
                 self.out.push(' ');
                 self.pat(b, *r);
                 self.out.push(')');
             }
-            Pat::Recursive { ty, positional, properties, binding } => {
+            Pat::Recursive {
+                ty,
+                positional,
+                properties,
+                binding,
+            } => {
                 self.out.push_str("(rec");
                 if let Some(t) = ty {
                     let _ = write!(self.out, " {}", type_ref(t));

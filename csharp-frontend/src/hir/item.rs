@@ -5,8 +5,8 @@
 use bitflags::bitflags;
 use smol_str::SmolStr;
 
-use super::body::{BodyId, ExprId};
 use super::TextRange;
+use super::body::{BodyId, ExprId};
 
 pub type Name = SmolStr;
 
@@ -401,7 +401,9 @@ impl Member {
             && self.body.is_none()
             && !self.accessors.is_empty()
             && self.accessors.iter().all(|a| a.body.is_none())
-            && !self.modifiers.intersects(Modifiers::ABSTRACT | Modifiers::EXTERN)
+            && !self
+                .modifiers
+                .intersects(Modifiers::ABSTRACT | Modifiers::EXTERN)
     }
 }
 
@@ -418,7 +420,10 @@ pub enum UsingKind {
     Namespace(Vec<Name>),
     Static(TypeRef),
     /// The target may be a namespace or a type; the index decides.
-    Alias { alias: Name, target: TypeRef },
+    Alias {
+        alias: Name,
+        target: TypeRef,
+    },
 }
 
 /// The compilation unit or a namespace declaration, with the usings inside it.

@@ -16,7 +16,9 @@ pub(crate) enum TokKind {
     /// Literal text between the holes of an interpolated string.
     InterpText,
     /// The closing delimiter of an interpolated string.
-    InterpEnd { verbatim: bool },
+    InterpEnd {
+        verbatim: bool,
+    },
     Punct,
     /// A `#` line (to the end of the line, without the line break).
     Directive,
@@ -31,7 +33,8 @@ pub(crate) struct Token {
 
 impl Token {
     pub fn text<'a>(&self, src: &'a [u8]) -> &'a [u8] {
-        src.get(self.start as usize..self.end as usize).unwrap_or_default()
+        src.get(self.start as usize..self.end as usize)
+            .unwrap_or_default()
     }
 }
 
@@ -40,13 +43,20 @@ enum StrKind {
     Regular,
     Verbatim,
     /// Raw: number of `$` (braces that open a hole) and of quotes that close it.
-    Raw { dollars: u32, quotes: u32 },
+    Raw {
+        dollars: u32,
+        quotes: u32,
+    },
 }
 
 #[derive(Copy, Clone, Debug)]
 enum Mode {
     /// Code; inside an interpolation hole when `hole` is set.
-    Code { hole: Option<StrKind>, braces: u32, parens: u32 },
+    Code {
+        hole: Option<StrKind>,
+        braces: u32,
+        parens: u32,
+    },
     /// The literal part of an interpolated string.
     Interp(StrKind),
 }
@@ -73,7 +83,11 @@ impl<'a> Lexer<'a> {
         Lexer {
             src,
             pos: 0,
-            stack: vec![Mode::Code { hole: None, braces: 0, parens: 0 }],
+            stack: vec![Mode::Code {
+                hole: None,
+                braces: 0,
+                parens: 0,
+            }],
             at_line_start: true,
         }
     }
@@ -83,7 +97,11 @@ impl<'a> Lexer<'a> {
     pub fn reset(&mut self, pos: usize) {
         self.pos = pos.min(self.src.len());
         self.stack.truncate(1);
-        self.stack[0] = Mode::Code { hole: None, braces: 0, parens: 0 };
+        self.stack[0] = Mode::Code {
+            hole: None,
+            braces: 0,
+            parens: 0,
+        };
         self.at_line_start = true;
     }
 
@@ -97,19 +115,30 @@ impl<'a> Lexer<'a> {
     }
 
     fn count_run(&self, from: usize, b: u8) -> usize {
-        self.src[from.min(self.src.len())..].iter().take_while(|&&c| c == b).count()
+        self.src[from.min(self.src.len())..]
+            .iter()
+            .take_while(|&&c| c == b)
+            .count()
     }
 
     fn tok(&mut self, kind: TokKind, start: usize) -> Option<Token> {
         self.at_line_start = false;
-        Some(Token { kind, start: start as u32, end: self.pos as u32 })
+        Some(Token {
+            kind,
+            start: start as u32,
+            end: self.pos as u32,
+        })
     }
 
     pub fn next_token(&mut self) -> Option<Token> {
         loop {
             match self.stack.last().copied() {
                 Some(Mode::Interp(kind)) => return self.interp_text(kind),
-                Some(Mode::Code { hole, braces, parens }) => {
+                Some(Mode::Code {
+                    hole,
+                    braces,
+                    parens,
+                }) => {
                     if let Some(t) = self.skip_trivia() {
                         return Some(t);
                     }
@@ -184,7 +213,11 @@ impl<'a> Lexer<'a> {
                         end -= 1;
                     }
                     self.at_line_start = false;
-                    return Some(Token { kind: TokKind::Directive, start: start as u32, end: end as u32 });
+                    return Some(Token {
+                        kind: TokKind::Directive,
+                        start: start as u32,
+                        end: end as u32,
+                    });
                 }
                 // U+00A0 and U+FEFF count as whitespace for the grammar too.
                 0xC2 if self.at(self.pos + 1) == 0xA0 => self.pos += 2,
@@ -236,31 +269,34 @@ impl<'a> Lexer<'a> {
             while self.pos < self.src.len() {
                 let c = self.src[self.pos];
                 let prev = self.src[self.pos - 1];
-                if c.is_ascii_alphanumeric() || c == b'_' {
-                    self.pos += 1;
-                } else if c == b'.' && self.at(self.pos + 1).is_ascii_digit() {
-                    self.pos += 1;
-                } else if matches!(c, b'+' | b'-') && matches!(prev, b'e' | b'E')
-                    && !self.src[start..self.pos].starts_with(b"0x")
-                    && !self.src[start..self.pos].starts_with(b"0X")
-                {
-                    self.pos += 1;
-                } else {
+                let is_hex = self.src[start..self.pos].starts_with(b"0x")
+                    || self.src[start..self.pos].starts_with(b"0X");
+                let continues = c.is_ascii_alphanumeric()
+                    || c == b'_'
+                    || (c == b'.' && self.at(self.pos + 1).is_ascii_digit())
+                    // An exponent sign: `1e-5` (not `0xE-1`).
+                    || (matches!(c, b'+' | b'-') && matches!(prev, b'e' | b'E') && !is_hex);
+                if !continues {
                     break;
                 }
+                self.pos += 1;
             }
             return self.tok(TokKind::Number, start);
         }
         if is_ident_byte(b) || (b == b'@' && is_ident_byte(self.at(start + 1))) || b == b'\\' {
             self.pos += 1;
-            while self.pos < self.src.len() && (is_ident_byte(self.src[self.pos]) || self.src[self.pos] == b'\\')
+            while self.pos < self.src.len()
+                && (is_ident_byte(self.src[self.pos]) || self.src[self.pos] == b'\\')
             {
                 self.pos += 1;
             }
             return self.tok(TokKind::Ident, start);
         }
         let rest = &self.src[start..];
-        let len = OPERATORS.iter().find(|op| rest.starts_with(op)).map_or(1, |op| op.len());
+        let len = OPERATORS
+            .iter()
+            .find(|op| rest.starts_with(op))
+            .map_or(1, |op| op.len());
         self.pos += len;
         if let Some(Mode::Code { braces, parens, .. }) = self.stack.last_mut() {
             match b {
@@ -275,17 +311,31 @@ impl<'a> Lexer<'a> {
     }
 
     /// A string literal whose first quote is at `quote`.
-    fn string(&mut self, start: usize, quote: usize, dollars: u32, verbatim: bool) -> Option<Token> {
+    fn string(
+        &mut self,
+        start: usize,
+        quote: usize,
+        dollars: u32,
+        verbatim: bool,
+    ) -> Option<Token> {
         let quotes = self.count_run(quote, b'"');
         let kind = if quotes >= 3 && !verbatim {
-            StrKind::Raw { dollars, quotes: quotes as u32 }
+            StrKind::Raw {
+                dollars,
+                quotes: quotes as u32,
+            }
         } else if verbatim {
             StrKind::Verbatim
         } else {
             StrKind::Regular
         };
         if dollars > 0 {
-            self.pos = quote + if matches!(kind, StrKind::Raw { .. }) { quotes } else { 1 };
+            self.pos = quote
+                + if matches!(kind, StrKind::Raw { .. }) {
+                    quotes
+                } else {
+                    1
+                };
             self.stack.push(Mode::Interp(kind));
             return self.tok(TokKind::InterpStart, start);
         }
@@ -364,7 +414,12 @@ impl<'a> Lexer<'a> {
                     }
                     self.pos += 1;
                     self.stack.pop();
-                    return self.tok(TokKind::InterpEnd { verbatim: kind == StrKind::Verbatim }, start);
+                    return self.tok(
+                        TokKind::InterpEnd {
+                            verbatim: kind == StrKind::Verbatim,
+                        },
+                        start,
+                    );
                 }
                 (b'"', StrKind::Raw { quotes, .. }) => {
                     let run = self.count_run(self.pos, b'"');
@@ -407,10 +462,18 @@ impl<'a> Lexer<'a> {
     fn open_hole(&mut self, text_start: usize, kind: StrKind, braces: usize) -> Option<Token> {
         let text_end = self.pos;
         self.pos += braces;
-        self.stack.push(Mode::Code { hole: Some(kind), braces: 0, parens: 0 });
+        self.stack.push(Mode::Code {
+            hole: Some(kind),
+            braces: 0,
+            parens: 0,
+        });
         if text_end > text_start {
             self.at_line_start = false;
-            return Some(Token { kind: TokKind::InterpText, start: text_start as u32, end: text_end as u32 });
+            return Some(Token {
+                kind: TokKind::InterpText,
+                start: text_start as u32,
+                end: text_end as u32,
+            });
         }
         self.next_token()
     }
@@ -437,7 +500,12 @@ mod tests {
 
     fn kinds(src: &str) -> Vec<(TokKind, String)> {
         Lexer::new(src.as_bytes())
-            .map(|t| (t.kind, String::from_utf8_lossy(t.text(src.as_bytes())).into_owned()))
+            .map(|t| {
+                (
+                    t.kind,
+                    String::from_utf8_lossy(t.text(src.as_bytes())).into_owned(),
+                )
+            })
             .collect()
     }
 
@@ -473,7 +541,16 @@ mod tests {
 
     #[test]
     fn unterminated_constructs_end() {
-        for src in ["\"abc", "@\"abc", "$\"{", "$@\"{(", "/* x", "'", "\"\"\"", "$$\"\"\"{{"] {
+        for src in [
+            "\"abc",
+            "@\"abc",
+            "$\"{",
+            "$@\"{(",
+            "/* x",
+            "'",
+            "\"\"\"",
+            "$$\"\"\"{{",
+        ] {
             let n = Lexer::new(src.as_bytes()).count();
             assert!(n < 10, "{src}");
         }

@@ -44,7 +44,9 @@ fn parse_tree(text: &[u8], old: Option<&Tree>) -> Option<Tree> {
         let mut slot = cell.try_borrow_mut().ok()?;
         if slot.is_none() {
             let mut parser = Parser::new();
-            parser.set_language(&tree_sitter_c_sharp::LANGUAGE.into()).ok()?;
+            parser
+                .set_language(&tree_sitter_c_sharp::LANGUAGE.into())
+                .ok()?;
             *slot = Some(parser);
         }
         slot.as_mut()?.parse(text, old)
@@ -67,7 +69,8 @@ pub fn parse_file(text: &str, opts: &ParseOptions) -> FileSyntax {
     file.inactive_lines = pre.inactive_lines;
     file.repairs = repaired.repairs;
     file.syntax_errors.extend(pre.errors);
-    file.syntax_errors.sort_by_key(|e| (e.range.start, e.range.end));
+    file.syntax_errors
+        .sort_by_key(|e| (e.range.start, e.range.end));
     file
 }
 

@@ -121,7 +121,10 @@ fn last_hash_line(bytes: &[u8]) -> Option<usize> {
 /// directives among them, and returns the start of the first active line.
 fn skip_inactive<'a>(st: &mut State<'a>, src: &'a str, from: usize) -> usize {
     let bytes = src.as_bytes();
-    let mut line_start = match bytes[from.min(bytes.len())..].iter().position(|&b| b == b'\n') {
+    let mut line_start = match bytes[from.min(bytes.len())..]
+        .iter()
+        .position(|&b| b == b'\n')
+    {
         Some(i) => from + i + 1,
         None => return bytes.len(),
     };
@@ -131,7 +134,10 @@ fn skip_inactive<'a>(st: &mut State<'a>, src: &'a str, from: usize) -> usize {
             .position(|&b| b == b'\n')
             .map_or(bytes.len(), |i| line_start + i);
         let content = &bytes[line_start..line_end];
-        let indent = content.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let indent = content
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
         let mut end = line_end;
         if end > line_start && bytes[end - 1] == b'\r' {
             end -= 1;
@@ -170,8 +176,10 @@ fn directive<'a>(st: &mut State<'a>, src: &'a str, start: usize, end: usize) {
             });
         }
         "elif" | "else" => {
-            let Some((parent, taken, seen_else)) =
-                st.conds.last().map(|c| (c.parent_active, c.taken, c.seen_else))
+            let Some((parent, taken, seen_else)) = st
+                .conds
+                .last()
+                .map(|c| (c.parent_active, c.taken, c.seen_else))
             else {
                 st.error(start, end, format!("`#{name}` without `#if`"));
                 return;
@@ -204,7 +212,11 @@ fn directive<'a>(st: &mut State<'a>, src: &'a str, start: usize, end: usize) {
         }
         "pragma" => pragma(st, rest, start),
         "region" | "endregion" | "nullable" | "line" | "error" | "warning" => {}
-        _ => st.error(start, end, format!("unknown preprocessor directive `#{name}`")),
+        _ => st.error(
+            start,
+            end,
+            format!("unknown preprocessor directive `#{name}`"),
+        ),
     }
 }
 
@@ -245,7 +257,11 @@ fn eval(st: &mut State, expr: &str, start: usize, end: usize) -> bool {
     match p.or() {
         Some(v) if p.pos == p.toks.len() => v,
         _ => {
-            st.error(start, end, format!("cannot evaluate preprocessor condition `{expr}`"));
+            st.error(
+                start,
+                end,
+                format!("cannot evaluate preprocessor condition `{expr}`"),
+            );
             false
         }
     }

@@ -68,7 +68,11 @@ pub(crate) fn parse_repaired(text: Cow<[u8]>) -> Option<Repaired> {
         kinds.dedup();
         let mut groups: Vec<Vec<&Edit>> = vec![edits.iter().collect()];
         if kinds.len() > 1 {
-            groups.extend(kinds.iter().map(|k| edits.iter().filter(|e| e.kind == *k).collect()));
+            groups.extend(
+                kinds
+                    .iter()
+                    .map(|k| edits.iter().filter(|e| e.kind == *k).collect()),
+            );
         }
         let mut weight = weight;
         for group in groups {
@@ -113,7 +117,10 @@ fn rename_async_identifiers(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
     let toks: Vec<Token> = Lexer::new(&text).collect();
     let mut repairs = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if t.kind == TokKind::Ident && t.text(&text) == b"async" && is_identifier_use(&toks, &text, i) {
+        if t.kind == TokKind::Ident
+            && t.text(&text) == b"async"
+            && is_identifier_use(&toks, &text, i)
+        {
             repairs.push(Repair {
                 range: TextRange::new(t.start, t.end),
                 kind: RepairKind::ASYNC_IDENT,
@@ -160,7 +167,10 @@ fn apply(text: &[u8], tree: &Tree, edits: &[&Edit]) -> Option<(Vec<u8>, Tree)> {
             }
         }
         scanned = start;
-        let point = |offset: usize| Point { row, column: offset - line_start };
+        let point = |offset: usize| Point {
+            row,
+            column: offset - line_start,
+        };
         edited.edit(&InputEdit {
             start_byte: start,
             old_end_byte: end,
@@ -174,19 +184,65 @@ fn apply(text: &[u8], tree: &Tree, edits: &[&Edit]) -> Option<(Vec<u8>, Tree)> {
     Some((candidate, new_tree))
 }
 
+/// Error nodes looked at per round: a file with more is not one of the known
+/// gaps, and the windows below cost time per error.
+const MAX_WINDOWS: usize = 256;
+
 /// Where to look for the cause of each ERROR or MISSING node: from the start of
 /// the statement or declaration before the one holding it (tree-sitter often
 /// reports a gap one construct after the token at fault) to the node's end.
+/// One cursor walk: `Node::parent` and sibling lookups cost a walk from the
+/// root each, which deep broken trees turn quadratic.
 fn error_windows(root: Node) -> Vec<(u32, u32)> {
+    struct Level {
+        /// The parent holds statements or declarations.
+        in_container: bool,
+        /// Start of the previous named sibling (comments skipped).
+        prev: Option<usize>,
+        /// The window start of the parent, inherited when not in a container.
+        inherited: usize,
+    }
     let mut out = Vec::new();
     let mut cursor = root.walk();
+    let mut levels = vec![Level {
+        in_container: false,
+        prev: None,
+        inherited: 0,
+    }];
     loop {
         let node = cursor.node();
-        let is_error = node.is_error() || node.is_missing();
+        let Some(level) = levels.last_mut() else {
+            return out;
+        };
+        let anchor = if level.in_container {
+            level.prev.unwrap_or(node.start_byte())
+        } else {
+            level.inherited
+        };
+        if node.is_named() && node.kind() != "comment" {
+            level.prev = Some(node.start_byte());
+        }
+        let is_error = super::convert::is_error_node(node);
         if is_error {
-            out.push((window_start(node) as u32, node.end_byte() as u32));
+            out.push((anchor.min(node.start_byte()) as u32, node.end_byte() as u32));
+            if out.len() >= MAX_WINDOWS {
+                return out;
+            }
         }
         if !is_error && node.has_error() && cursor.goto_first_child() {
+            let in_container = matches!(
+                node.kind(),
+                "block"
+                    | "declaration_list"
+                    | "compilation_unit"
+                    | "switch_section"
+                    | "switch_body"
+            );
+            levels.push(Level {
+                in_container,
+                prev: None,
+                inherited: anchor,
+            });
             continue;
         }
         loop {
@@ -196,26 +252,9 @@ fn error_windows(root: Node) -> Vec<(u32, u32)> {
             if !cursor.goto_parent() {
                 return out;
             }
+            levels.pop();
         }
     }
-}
-
-fn window_start(error: Node) -> usize {
-    let mut node = error;
-    while let Some(parent) = node.parent() {
-        if matches!(
-            parent.kind(),
-            "block" | "declaration_list" | "compilation_unit" | "switch_section" | "switch_body"
-        ) {
-            break;
-        }
-        node = parent;
-    }
-    let mut prev = node.prev_named_sibling();
-    while let Some(p) = prev.filter(|p| p.kind() == "comment") {
-        prev = p.prev_named_sibling();
-    }
-    prev.unwrap_or(node).start_byte().min(error.start_byte())
 }
 
 /// How bad a tree is: bytes under ERROR nodes plus one per error node.
@@ -224,7 +263,7 @@ fn error_weight(root: Node) -> u64 {
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
-        let is_error = node.is_error() || node.is_missing();
+        let is_error = super::convert::is_error_node(node);
         if is_error {
             weight += 1 + (node.end_byte() - node.start_byte()) as u64;
         }
@@ -253,16 +292,24 @@ struct Windows(Vec<(u32, u32)>);
 
 impl Windows {
     fn new(text: &[u8], errors: &[(u32, u32)]) -> Windows {
+        let breaks: Vec<u32> = text
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(i, _)| i as u32)
+            .collect();
         let line_start = |p: u32| {
-            let p = (p as usize).min(text.len());
-            text[..p].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) as u32
+            let i = breaks.partition_point(|&b| b < p);
+            i.checked_sub(1).map_or(0, |i| breaks[i] + 1)
         };
         let line_end = |p: u32| {
-            let p = (p as usize).min(text.len());
-            text[p..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| p + i) as u32
+            let i = breaks.partition_point(|&b| b < p);
+            breaks.get(i).copied().unwrap_or(text.len() as u32)
         };
-        let mut ranges: Vec<(u32, u32)> =
-            errors.iter().map(|&(s, e)| (line_start(s), line_end(e))).collect();
+        let mut ranges: Vec<(u32, u32)> = errors
+            .iter()
+            .map(|&(s, e)| (line_start(s), line_end(e)))
+            .collect();
         ranges.sort_unstable();
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
         for (s, e) in ranges {
@@ -295,7 +342,8 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
     let mut edits = Vec::new();
     let word = |i: usize| -> &[u8] { toks.get(i).map_or(&[][..], |t| t.text(text)) };
     let is = |i: usize, kind: TokKind, s: &str| {
-        toks.get(i).is_some_and(|t| t.kind == kind && t.text(text) == s.as_bytes())
+        toks.get(i)
+            .is_some_and(|t| t.kind == kind && t.text(text) == s.as_bytes())
     };
     let adjacent = |i: usize| toks.get(i + 1).is_some_and(|n| toks[i].end == n.start);
     for (i, t) in toks.iter().enumerate() {
@@ -313,13 +361,16 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                         push(t.start, renamed(w), RepairKind::REQUIRED_IDENT)
                     }
                     b"_" if i > 0
-                        && (is(i - 1, TokKind::Ident, "from") || is(i - 1, TokKind::Ident, "join"))
+                        && (is(i - 1, TokKind::Ident, "from")
+                            || is(i - 1, TokKind::Ident, "join"))
                         && is(i + 1, TokKind::Ident, "in") =>
                     {
                         push(t.start, renamed(w), RepairKind::QUERY_DISCARD)
                     }
                     b"field" | b"method" | b"param" | b"property" | b"type" | b"typevar"
-                        if i > 0 && is(i - 1, TokKind::Punct, "[") && !is(i + 1, TokKind::Punct, ":") =>
+                        if i > 0
+                            && is(i - 1, TokKind::Punct, "[")
+                            && !is(i + 1, TokKind::Punct, ":") =>
                     {
                         push(t.start, renamed(w), RepairKind::TARGET_WORD)
                     }
@@ -335,7 +386,7 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                 {
                     push(t.start, b"!".to_vec(), RepairKind::CONDITIONAL_ASSIGN)
                 }
-                b".." if i > 0 && is(i - 1, TokKind::Punct, "[") => {
+                b".." if i > 1 && is(i - 1, TokKind::Punct, "[") && starts_pattern(word(i - 2)) => {
                     if is(i + 1, TokKind::Punct, "]") || is(i + 1, TokKind::Punct, ",") {
                         push(t.start, b"_ ".to_vec(), RepairKind::LEADING_SLICE)
                     } else if starts_subpattern(word(i + 1)) {
@@ -345,13 +396,19 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                 b")" if is(i + 1, TokKind::Punct, "=") && !is(i - 1, TokKind::Punct, "(") => {
                     if let Some(open) = matching_open(&toks, text, i)
                         && open > 0
-                        && (toks[open - 1].kind == TokKind::Ident || is(open - 1, TokKind::Punct, ">"))
+                        && ((toks[open - 1].kind == TokKind::Ident
+                            && toks[open - 1].text(text) != b"var")
+                            || is(open - 1, TokKind::Punct, ">"))
                     {
                         push(toks[open].start, b"[".to_vec(), RepairKind::CALL_ASSIGN);
                         push(t.start, b"]".to_vec(), RepairKind::CALL_ASSIGN);
                     }
                 }
-                b".." if i > 0 && is(i - 1, TokKind::Punct, ",") && starts_subpattern(word(i + 1)) => {
+                b".."
+                    if i > 0
+                        && is(i - 1, TokKind::Punct, ",")
+                        && starts_subpattern(word(i + 1)) =>
+                {
                     push(t.start, b"  ".to_vec(), RepairKind::SLICE_SUBPATTERN)
                 }
                 _ => {}
@@ -366,7 +423,11 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                     && !quotes.is_empty()
                     && quotes.iter().all(|&b| b == b'"')
                 {
-                    push(piece.start, vec![b' '; quotes.len()], RepairKind::VERBATIM_QUOTE)
+                    push(
+                        piece.start,
+                        vec![b' '; quotes.len()],
+                        RepairKind::VERBATIM_QUOTE,
+                    )
                 }
             }
             _ => {}
@@ -377,6 +438,15 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
     edits
 }
 
+/// Whether a `[` after this token opens a list pattern rather than an element
+/// access (`a[..]`) or a collection expression.
+fn starts_pattern(prev: &[u8]) -> bool {
+    matches!(
+        prev,
+        b"is" | b"case" | b"not" | b"and" | b"or" | b"(" | b"," | b"{" | b":" | b"["
+    )
+}
+
 /// Whether a token starts the subpattern of a slice (`.. var x`); others are spreads.
 fn starts_subpattern(word: &[u8]) -> bool {
     word == b"var"
@@ -385,7 +455,11 @@ fn starts_subpattern(word: &[u8]) -> bool {
 /// Whether the access chain starting at token `i` (just after a `?`) ends in an
 /// assignment: `?.B.C[i] = v`.
 fn chain_is_assigned(toks: &[Token], text: &[u8], mut i: usize) -> bool {
-    let punct = |i: usize| toks.get(i).filter(|t| t.kind == TokKind::Punct).map(|t| t.text(text));
+    let punct = |i: usize| {
+        toks.get(i)
+            .filter(|t| t.kind == TokKind::Punct)
+            .map(|t| t.text(text))
+    };
     loop {
         match punct(i) {
             Some(b".") | Some(b"->") => {
@@ -414,7 +488,16 @@ fn chain_is_assigned(toks: &[Token], text: &[u8], mut i: usize) -> bool {
             Some(op) => {
                 return matches!(
                     op,
-                    b"=" | b"+=" | b"-=" | b"*=" | b"/=" | b"%=" | b"&=" | b"|=" | b"^=" | b"<<=" | b"??="
+                    b"=" | b"+="
+                        | b"-="
+                        | b"*="
+                        | b"/="
+                        | b"%="
+                        | b"&="
+                        | b"|="
+                        | b"^="
+                        | b"<<="
+                        | b"??="
                 ) || (op == b">" && punct(i + 1) == Some(b">="));
             }
             None => return false,
@@ -423,7 +506,13 @@ fn chain_is_assigned(toks: &[Token], text: &[u8], mut i: usize) -> bool {
 }
 
 /// The index after the token closing the bracket opened at `i`.
-fn skip_balanced(toks: &[Token], text: &[u8], i: usize, open: &[u8], close: &[u8]) -> Option<usize> {
+fn skip_balanced(
+    toks: &[Token],
+    text: &[u8],
+    i: usize,
+    open: &[u8],
+    close: &[u8],
+) -> Option<usize> {
     let mut depth = 0usize;
     for (j, t) in toks.iter().enumerate().skip(i).take(4096) {
         if t.kind != TokKind::Punct {

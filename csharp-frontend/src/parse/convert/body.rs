@@ -9,9 +9,9 @@
 
 use tree_sitter::Node;
 
+use super::initializer_of;
 use super::kinds::{F, K};
 use super::syn::Syn;
-use super::initializer_of;
 use crate::hir::{
     Binding, BindingId, BindingKind, Body, BodyRoot, CatchClause, CtorInit, CtorInitKind,
     ForeachTarget, Function, GotoTarget, LambdaBody, LocalDecl, Modifiers, Name, Param,
@@ -23,6 +23,10 @@ use crate::hir::{
 /// cut (the deeper part becomes `Missing`) and skipped: it protects this
 /// converter and every later phase that walks the HIR recursively.
 pub(crate) const MAX_DEPTH: u32 = 500;
+
+/// Stack the conversion may use, whatever the depth: frames are much larger in
+/// unoptimised builds, and threads (rayon's, the test harness's) have 2 MiB.
+const STACK_BUDGET: usize = 1 << 20;
 
 pub(crate) struct BodyBuilder<'s, 't> {
     pub(super) syn: &'s Syn<'s, 't>,
@@ -36,10 +40,15 @@ pub(crate) struct BodyBuilder<'s, 't> {
     /// Nesting of lambdas and local functions.
     fn_depth: u32,
     has_async_fn: bool,
+    /// An `await` outside lambdas and local functions (top-level statements
+    /// that await run as an async `Main`).
+    pub(super) awaits: bool,
     /// Kind given to variables declared by declaration expressions right now.
     pub(super) decl_kind: BindingKind,
     /// Local functions declared ahead of their statement (by node id).
     local_fns: Vec<(usize, BindingId)>,
+    /// Operator nodes rebuilt when a misnested `?.` was moved under them.
+    pub(super) rotated: Vec<crate::hir::ExprId>,
 }
 
 impl<'s, 't> BodyBuilder<'s, 't> {
@@ -56,8 +65,10 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             too_deep: None,
             fn_depth: 0,
             has_async_fn: false,
+            awaits: false,
             decl_kind: BindingKind::Local,
             local_fns: Vec::new(),
+            rotated: Vec::new(),
         }
     }
 
@@ -108,7 +119,10 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             K::Block => BodyRoot::Block(self.stmt(n)),
             K::ArrowExpressionClause => match self.syn.first_named(n) {
                 Some(e) => BodyRoot::Expr(self.expr(e)),
-                None => BodyRoot::Expr(self.body.alloc_expr(crate::hir::Expr::Missing, Syn::range(n))),
+                None => BodyRoot::Expr(
+                    self.body
+                        .alloc_expr(crate::hir::Expr::Missing, Syn::range(n)),
+                ),
             },
             _ => BodyRoot::None,
         }
@@ -120,7 +134,8 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         self.declare_local_functions(stmts);
         let ids: Vec<StmtId> = stmts.iter().map(|s| self.stmt(*s)).collect();
         self.pop_scope();
-        self.body.alloc_stmt(Stmt::Block(ids.into_boxed_slice()), range)
+        self.body
+            .alloc_stmt(Stmt::Block(ids.into_boxed_slice()), range)
     }
 
     pub fn finish(
@@ -134,12 +149,14 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         let b = &mut self.body;
         b.root = root;
         b.ctor_init = ctor_init;
-        b.is_async = is_async || self.has_async_fn;
+        b.is_async = is_async || self.has_async_fn || self.awaits;
         if let Some(range) = self.too_deep {
             b.skip = Some(SkipReason::TooDeep);
             notes.push(SyntaxError {
                 range,
-                message: format!("nested more than {MAX_DEPTH} levels deep; this body is not analysed"),
+                message: format!(
+                    "nested too deeply (the limit is {MAX_DEPTH} levels); this body is not analysed"
+                ),
             });
         } else if has_error {
             b.skip = Some(SkipReason::SyntaxError);
@@ -172,12 +189,27 @@ impl<'s, 't> BodyBuilder<'s, 't> {
     }
 
     pub(super) fn lookup(&self, name: &str) -> Option<BindingId> {
-        self.scope.iter().rev().find(|(n, _)| n == name).map(|&(_, id)| id)
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|&(_, id)| id)
     }
 
     /// A new binding named by the identifier `name`, declared in the current scope.
-    pub(super) fn bind(&mut self, name: Node<'t>, ty: Option<TypeRef>, kind: BindingKind) -> BindingId {
-        self.bind_named(self.syn.name(name), Syn::range(name), ty, kind, ParamModifier::None)
+    pub(super) fn bind(
+        &mut self,
+        name: Node<'t>,
+        ty: Option<TypeRef>,
+        kind: BindingKind,
+    ) -> BindingId {
+        self.bind_named(
+            self.syn.name(name),
+            Syn::range(name),
+            ty,
+            kind,
+            ParamModifier::None,
+        )
     }
 
     pub(super) fn bind_named(
@@ -207,11 +239,16 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         }
     }
 
+    /// Whether conversion is outside every lambda and local function.
+    pub(super) fn in_function_body(&self) -> bool {
+        self.fn_depth == 0
+    }
+
     // ---- depth ----
 
     /// Enters one nesting level; `false` (and the body marked) when too deep.
     pub(super) fn enter(&mut self, n: Node<'t>) -> bool {
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= MAX_DEPTH || self.syn.stack_used() > STACK_BUDGET {
             self.too_deep.get_or_insert(Syn::range(n));
             return false;
         }
@@ -259,8 +296,109 @@ impl<'s, 't> BodyBuilder<'s, 't> {
     fn opt_expr(&mut self, n: Option<Node<'t>>, parent: Node<'t>) -> crate::hir::ExprId {
         match n {
             Some(n) => self.expr(n),
-            None => self.body.alloc_expr(crate::hir::Expr::Missing, Syn::range(parent)),
+            None => self
+                .body
+                .alloc_expr(crate::hir::Expr::Missing, Syn::range(parent)),
         }
+    }
+
+    fn if_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        let cond = self.opt_expr(syn.field(n, F::Condition), n);
+        let then = self.embedded(syn.field(n, F::Consequence), n);
+        let else_ = syn
+            .field(n, F::Alternative)
+            .map(|e| self.embedded(Some(e), n));
+        Stmt::If { cond, then, else_ }
+    }
+
+    fn while_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        self.push_scope();
+        let cond = self.opt_expr(syn.field(n, F::Condition), n);
+        let body = self.embedded(syn.field(n, F::Body), n);
+        self.pop_scope();
+        Stmt::While { cond, body }
+    }
+
+    fn do_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        let body = self.embedded(syn.field(n, F::Body), n);
+        self.push_scope();
+        let cond = self.opt_expr(syn.field(n, F::Condition), n);
+        self.pop_scope();
+        Stmt::Do { body, cond }
+    }
+
+    fn lock_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        self.push_scope();
+        let named = syn.named(n);
+        let expr = self.opt_expr(named.first().copied(), n);
+        let body = self.embedded(named.get(1).copied(), n);
+        self.pop_scope();
+        Stmt::Lock { expr, body }
+    }
+
+    fn fixed_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        self.push_scope();
+        let decls = syn
+            .child_of(n, K::VariableDeclaration)
+            .map(|d| self.declarators(d, BindingKind::Local))
+            .unwrap_or_default();
+        let stmt = syn
+            .named(n)
+            .into_iter()
+            .rfind(|c| syn.kind(*c) != K::VariableDeclaration);
+        let body = self.embedded(stmt, n);
+        self.pop_scope();
+        Stmt::Fixed {
+            decls: decls.into_boxed_slice(),
+            body,
+        }
+    }
+
+    fn yield_stmt(&mut self, n: Node<'t>) -> Stmt {
+        if self.in_function_body() {
+            self.body.is_iterator = true;
+        }
+        match self.syn.first_named(n) {
+            Some(e) => Stmt::YieldReturn(self.expr(e)),
+            None => Stmt::YieldBreak,
+        }
+    }
+
+    fn goto_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        let target = syn.first_named(n);
+        if syn.has_token(n, "case") {
+            Stmt::Goto(GotoTarget::Case(self.opt_expr(target, n)))
+        } else if syn.has_token(n, "default") {
+            Stmt::Goto(GotoTarget::Default)
+        } else {
+            Stmt::Goto(GotoTarget::Label(
+                target.map_or_else(Name::default, |t| syn.name(t)),
+            ))
+        }
+    }
+
+    fn labeled_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        let named = syn.named(n);
+        let label = named.first().map_or_else(Name::default, |l| syn.name(*l));
+        let stmt = match named.get(1) {
+            Some(s) => self.stmt(*s),
+            None => self.body.alloc_stmt(Stmt::Empty, Syn::range(n)),
+        };
+        Stmt::Labeled { label, stmt }
+    }
+
+    fn local_function_stmt(&mut self, n: Node<'t>) -> Stmt {
+        let syn = self.syn;
+        let binding = self.local_function_binding(n);
+        let name = syn.field(n, F::Name).map(|nm| syn.name(nm));
+        Stmt::LocalFunction(Box::new(self.function(n, name, Some(binding))))
     }
 
     fn stmt_kind(&mut self, n: Node<'t>) -> Stmt {
@@ -270,48 +408,14 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             K::Block => self.block(n),
             K::ExpressionStatement => Stmt::Expr(self.opt_expr(first_named(), n)),
             K::LocalDeclarationStatement => self.local_decl(n),
-            K::IfStatement => {
-                let cond = self.opt_expr(syn.field(n, F::Condition), n);
-                let then = self.embedded(syn.field(n, F::Consequence), n);
-                let else_ = syn.field(n, F::Alternative).map(|e| self.embedded(Some(e), n));
-                Stmt::If { cond, then, else_ }
-            }
-            K::WhileStatement => {
-                self.push_scope();
-                let cond = self.opt_expr(syn.field(n, F::Condition), n);
-                let body = self.embedded(syn.field(n, F::Body), n);
-                self.pop_scope();
-                Stmt::While { cond, body }
-            }
-            K::DoStatement => {
-                let body = self.embedded(syn.field(n, F::Body), n);
-                self.push_scope();
-                let cond = self.opt_expr(syn.field(n, F::Condition), n);
-                self.pop_scope();
-                Stmt::Do { body, cond }
-            }
+            K::IfStatement => self.if_stmt(n),
+            K::WhileStatement => self.while_stmt(n),
+            K::DoStatement => self.do_stmt(n),
             K::ForStatement => self.for_stmt(n),
             K::ForeachStatement => self.foreach(n),
             K::UsingStatement => self.using_stmt(n),
-            K::LockStatement => {
-                self.push_scope();
-                let named = syn.named(n);
-                let expr = self.opt_expr(named.first().copied(), n);
-                let body = self.embedded(named.get(1).copied(), n);
-                self.pop_scope();
-                Stmt::Lock { expr, body }
-            }
-            K::FixedStatement => {
-                self.push_scope();
-                let decls = syn
-                    .child_of(n, K::VariableDeclaration)
-                    .map(|d| self.declarators(d, BindingKind::Local))
-                    .unwrap_or_default();
-                let stmt = syn.named(n).into_iter().rfind(|c| syn.kind(*c) != K::VariableDeclaration);
-                let body = self.embedded(stmt, n);
-                self.pop_scope();
-                Stmt::Fixed { decls: decls.into_boxed_slice(), body }
-            }
+            K::LockStatement => self.lock_stmt(n),
+            K::FixedStatement => self.fixed_stmt(n),
             K::TryStatement => self.try_stmt(n),
             K::SwitchStatement => self.switch_stmt(n),
             K::BreakStatement => Stmt::Break,
@@ -319,44 +423,15 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             K::EmptyStatement => Stmt::Empty,
             K::ReturnStatement => Stmt::Return(first_named().map(|e| self.expr(e))),
             K::ThrowStatement => Stmt::Throw(first_named().map(|e| self.expr(e))),
-            K::YieldStatement => {
-                if self.fn_depth == 0 {
-                    self.body.is_iterator = true;
-                }
-                match first_named() {
-                    Some(e) => Stmt::YieldReturn(self.expr(e)),
-                    None => Stmt::YieldBreak,
-                }
-            }
-            K::GotoStatement => {
-                let target = first_named();
-                if syn.has_token(n, "case") {
-                    Stmt::Goto(GotoTarget::Case(self.opt_expr(target, n)))
-                } else if syn.has_token(n, "default") {
-                    Stmt::Goto(GotoTarget::Default)
-                } else {
-                    Stmt::Goto(GotoTarget::Label(target.map_or_else(Name::default, |t| syn.name(t))))
-                }
-            }
-            K::LabeledStatement => {
-                let named = syn.named(n);
-                let label = named.first().map_or_else(Name::default, |l| syn.name(*l));
-                let stmt = match named.get(1) {
-                    Some(s) => self.stmt(*s),
-                    None => self.body.alloc_stmt(Stmt::Empty, Syn::range(n)),
-                };
-                Stmt::Labeled { label, stmt }
-            }
+            K::YieldStatement => self.yield_stmt(n),
+            K::GotoStatement => self.goto_stmt(n),
+            K::LabeledStatement => self.labeled_stmt(n),
             // `checked { }`, `unchecked { }` and `unsafe { }` run their block.
             K::CheckedStatement | K::UnsafeStatement => match syn.child_of(n, K::Block) {
                 Some(b) => self.block(b),
                 None => Stmt::Missing,
             },
-            K::LocalFunctionStatement => {
-                let binding = self.local_function_binding(n);
-                let name = syn.field(n, F::Name).map(|nm| syn.name(nm));
-                Stmt::LocalFunction(Box::new(self.function(n, name, Some(binding))))
-            }
+            K::LocalFunctionStatement => self.local_function_stmt(n),
             K::GlobalStatement => match first_named() {
                 Some(s) => self.stmt_kind(s),
                 None => Stmt::Missing,
@@ -392,7 +467,13 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         }
         match self.syn.field(n, F::Name) {
             Some(name) => self.bind(name, None, BindingKind::LocalFunction),
-            None => self.bind_named(Name::default(), Syn::range(n), None, BindingKind::LocalFunction, ParamModifier::None),
+            None => self.bind_named(
+                Name::default(),
+                Syn::range(n),
+                None,
+                BindingKind::LocalFunction,
+                ParamModifier::None,
+            ),
         }
     }
 
@@ -410,7 +491,10 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             return Stmt::Missing;
         };
         // `var (a, b) = t;` is a deconstruction, not a local declaration.
-        if let Some(d) = syn.named(decl).into_iter().find(|d| syn.kind(*d) == K::VariableDeclarator)
+        if let Some(d) = syn
+            .named(decl)
+            .into_iter()
+            .find(|d| syn.kind(*d) == K::VariableDeclarator)
             && let Some(pattern) = syn.child_of(d, K::TuplePattern)
         {
             let ty = self.declared_type(syn.field(decl, F::Type));
@@ -447,7 +531,13 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             }
             let binding = match syn.field(d, F::Name) {
                 Some(name) => self.bind(name, ty.clone(), kind),
-                None => self.bind_named(Name::default(), Syn::range(d), ty.clone(), kind, ParamModifier::None),
+                None => self.bind_named(
+                    Name::default(),
+                    Syn::range(d),
+                    ty.clone(),
+                    kind,
+                    ParamModifier::None,
+                ),
             };
             let init = initializer_of(syn, d).map(|e| self.expr(e));
             out.push(LocalDecl { binding, init });
@@ -516,11 +606,19 @@ impl<'s, 't> BodyBuilder<'s, 't> {
                 self.decl_kind = saved;
                 ForeachTarget::Deconstruct(e)
             }
-            (_, None) => ForeachTarget::Deconstruct(self.body.alloc_expr(crate::hir::Expr::Missing, Syn::range(n))),
+            (_, None) => ForeachTarget::Deconstruct(
+                self.body
+                    .alloc_expr(crate::hir::Expr::Missing, Syn::range(n)),
+            ),
         };
         let body = self.embedded(syn.field(n, F::Body), n);
         self.pop_scope();
-        Stmt::Foreach { target, collection, body, is_await }
+        Stmt::Foreach {
+            target,
+            collection,
+            body,
+            is_await,
+        }
     }
 
     fn using_stmt(&mut self, n: Node<'t>) -> Stmt {
@@ -537,7 +635,11 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         };
         let body = self.embedded(body_node, n);
         self.pop_scope();
-        Stmt::Using { resource, body, is_await }
+        Stmt::Using {
+            resource,
+            body,
+            is_await,
+        }
     }
 
     fn try_stmt(&mut self, n: Node<'t>) -> Stmt {
@@ -568,7 +670,13 @@ impl<'s, 't> BodyBuilder<'s, 't> {
                     }
                     let body = self.embedded(syn.field(c, F::Body), c);
                     self.pop_scope();
-                    catches.push(CatchClause { ty, binding, filter, body, range: Syn::range(c) });
+                    catches.push(CatchClause {
+                        ty,
+                        binding,
+                        filter,
+                        body,
+                        range: Syn::range(c),
+                    });
                 }
                 K::FinallyClause => finally = syn.first_named(c).map(|b| self.embedded(Some(b), c)),
                 _ => {}
@@ -588,7 +696,11 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         // A section without statements shares the next one's (`case 1: case 2: ...`).
         let mut pending_labels: Vec<SwitchLabel> = Vec::new();
         let mut pending_scope = false;
-        for section in syn.field(n, F::Body).map(|b| syn.named(b)).unwrap_or_default() {
+        for section in syn
+            .field(n, F::Body)
+            .map(|b| syn.named(b))
+            .unwrap_or_default()
+        {
             if syn.kind(section) != K::SwitchSection {
                 continue;
             }
@@ -600,7 +712,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             let mut stmts_nodes = Vec::new();
             let mut label: Option<SwitchLabel> = None;
             for c in syn.children(section) {
-                if !c.is_named() && !c.is_error() {
+                if !syn.is_node(c) {
                     match syn.text(c) {
                         ":" if !after_colon => after_colon = true,
                         "default" if !after_colon => label = Some(SwitchLabel::Default),
@@ -655,8 +767,50 @@ impl<'s, 't> BodyBuilder<'s, 't> {
 
     // ---- functions ----
 
+    fn function_params(&mut self, n: Node<'t>) -> Vec<BindingId> {
+        let syn = self.syn;
+        let mut params = Vec::new();
+        if let Some(p) = syn.field(n, F::Parameters) {
+            if syn.kind(p) == K::ImplicitParameter {
+                params.push(self.bind(p, None, BindingKind::FunctionParam));
+            } else {
+                for param in syn.params(p) {
+                    let id = self.bind_named(
+                        param.name,
+                        param.range,
+                        param.ty,
+                        BindingKind::FunctionParam,
+                        param.modifier,
+                    );
+                    params.push(id);
+                }
+            }
+        }
+        params
+    }
+
+    fn lambda_body(&mut self, n: Node<'t>) -> Option<LambdaBody> {
+        let syn = self.syn;
+        let b = syn
+            .field(n, F::Body)
+            .or_else(|| syn.child_of(n, K::Block))?;
+        Some(match syn.kind(b) {
+            K::Block => LambdaBody::Block(self.stmt(b)),
+            K::ArrowExpressionClause => {
+                let e = syn.first_named(b);
+                LambdaBody::Expr(self.opt_expr(e, b))
+            }
+            _ => LambdaBody::Expr(self.expr(b)),
+        })
+    }
+
     /// A lambda, anonymous method or local function.
-    pub(super) fn function(&mut self, n: Node<'t>, name: Option<Name>, binding: Option<BindingId>) -> Function {
+    pub(super) fn function(
+        &mut self,
+        n: Node<'t>,
+        name: Option<Name>,
+        binding: Option<BindingId>,
+    ) -> Function {
         let syn = self.syn;
         let header = syn.header(n);
         let modifiers = header.modifiers;
@@ -668,33 +822,19 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         let ret = syn.field(n, F::Type).map(|t| syn.type_ref(t));
         self.push_scope();
         self.fn_depth += 1;
-        let mut params = Vec::new();
-        if let Some(p) = syn.field(n, F::Parameters) {
-            if syn.kind(p) == K::ImplicitParameter {
-                params.push(self.bind(p, None, BindingKind::FunctionParam));
-            } else {
-                for param in syn.params(p) {
-                    let id = self.bind_named(param.name, param.range, param.ty, BindingKind::FunctionParam, param.modifier);
-                    params.push(id);
-                }
-            }
-        }
-        let body_node = syn.field(n, F::Body).or_else(|| syn.child_of(n, K::Block));
-        let body = body_node.map(|b| match syn.kind(b) {
-            K::Block => LambdaBody::Block(self.stmt(b)),
-            K::ArrowExpressionClause => {
-                let e = syn.first_named(b);
-                LambdaBody::Expr(self.opt_expr(e, b))
-            }
-            _ => LambdaBody::Expr(self.expr(b)),
-        });
+        let params = self.function_params(n);
+        let body = self.lambda_body(n);
         self.fn_depth -= 1;
         self.pop_scope();
         Function {
             name,
             binding,
             params: params.into_boxed_slice(),
-            type_params: if is_local { syn.type_params(n) } else { Vec::new() },
+            type_params: if is_local {
+                syn.type_params(n)
+            } else {
+                Vec::new()
+            },
             ret,
             body,
             modifiers,

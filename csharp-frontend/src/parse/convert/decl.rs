@@ -47,21 +47,32 @@ impl<'t> Syn<'_, 't> {
                 }
                 TypeRef::Path {
                     qualifier: None,
-                    segments: Box::new([PathSegment { name, args: Box::new([]) }]),
+                    segments: Box::new([PathSegment {
+                        name,
+                        args: Box::new([]),
+                    }]),
                 }
             }
             K::GenericName | K::QualifiedName | K::AliasQualifiedName => {
                 let mut segments = Vec::new();
                 let qualifier = self.path_segments(n, depth, &mut segments);
-                TypeRef::Path { qualifier, segments: segments.into_boxed_slice() }
+                TypeRef::Path {
+                    qualifier,
+                    segments: segments.into_boxed_slice(),
+                }
             }
-            K::PredefinedType => Predefined::from_keyword(self.text(n))
-                .map_or(TypeRef::Error, TypeRef::Predefined),
+            K::PredefinedType => {
+                Predefined::from_keyword(self.text(n)).map_or(TypeRef::Error, TypeRef::Predefined)
+            }
             K::ImplicitType => TypeRef::Var,
             K::ArrayType => {
-                let rank = self
-                    .field(n, F::Rank)
-                    .map_or(1, |r| 1 + self.children(r).iter().filter(|c| self.text(**c) == ",").count());
+                let rank = self.field(n, F::Rank).map_or(1, |r| {
+                    1 + self
+                        .children(r)
+                        .iter()
+                        .filter(|c| self.text(**c) == ",")
+                        .count()
+                });
                 TypeRef::Array(Box::new(inner(F::Type)), rank.min(u8::MAX as usize) as u8)
             }
             K::NullableType => TypeRef::Nullable(Box::new(inner(F::Type))),
@@ -73,7 +84,9 @@ impl<'t> Syn<'_, 't> {
                     .into_iter()
                     .filter(|e| self.kind(*e) == K::TupleElement)
                     .map(|e| {
-                        let ty = self.field(e, F::Type).map_or(TypeRef::Error, |t| self.type_at(t, depth + 1));
+                        let ty = self
+                            .field(e, F::Type)
+                            .map_or(TypeRef::Error, |t| self.type_at(t, depth + 1));
                         (ty, self.field(e, F::Name).map(|id| self.name(id)))
                     })
                     .collect(),
@@ -103,16 +116,24 @@ impl<'t> Syn<'_, 't> {
             }
             K::GenericName => {
                 let named = self.named(n);
-                let name = named.first().map_or_else(Name::default, |id| self.name(*id));
+                let name = named
+                    .first()
+                    .map_or_else(Name::default, |id| self.name(*id));
                 let args = named
                     .iter()
                     .find(|c| self.kind(**c) == K::TypeArgumentList)
                     .map_or_else(Vec::new, |list| self.type_args_at(*list, depth + 1));
-                out.push(PathSegment { name, args: args.into_boxed_slice() });
+                out.push(PathSegment {
+                    name,
+                    args: args.into_boxed_slice(),
+                });
                 None
             }
             _ => {
-                out.push(PathSegment { name: self.name(n), args: Box::new([]) });
+                out.push(PathSegment {
+                    name: self.name(n),
+                    args: Box::new([]),
+                });
                 None
             }
         }
@@ -222,7 +243,9 @@ impl<'t> Syn<'_, 't> {
     }
 
     pub fn attribute(&self, n: Node<'t>, target: Option<Name>) -> Attribute {
-        let name = self.field(n, F::Name).map_or_else(Name::default, |nm| self.compact_text(nm));
+        let name = self
+            .field(n, F::Name)
+            .map_or_else(Name::default, |nm| self.compact_text(nm));
         let args = self
             .child_of(n, K::AttributeArgumentList)
             .map(|list| {
@@ -244,7 +267,12 @@ impl<'t> Syn<'_, 't> {
                     .collect()
             })
             .unwrap_or_default();
-        Attribute { name, target, args, range: Syn::range(n) }
+        Attribute {
+            name,
+            target,
+            args,
+            range: Syn::range(n),
+        }
     }
 
     fn attr_value(&self, n: Node<'t>, depth: u32) -> AttrValue {
@@ -276,10 +304,16 @@ impl<'t> Syn<'_, 't> {
                 .map_or_else(other, |e| self.attr_value(e, depth + 1)),
             K::BinaryExpression => {
                 let op = self.field(n, F::Operator).map(|o| self.text(o));
-                let l = self.field(n, F::Left).map(|e| self.attr_value(e, depth + 1));
-                let r = self.field(n, F::Right).map(|e| self.attr_value(e, depth + 1));
+                let l = self
+                    .field(n, F::Left)
+                    .map(|e| self.attr_value(e, depth + 1));
+                let r = self
+                    .field(n, F::Right)
+                    .map(|e| self.attr_value(e, depth + 1));
                 match (op, l, r) {
-                    (Some("+"), Some(AttrValue::Str(a)), Some(AttrValue::Str(b))) => AttrValue::Str(a + &b),
+                    (Some("+"), Some(AttrValue::Str(a)), Some(AttrValue::Str(b))) => {
+                        AttrValue::Str(a + &b)
+                    }
                     _ => other(),
                 }
             }
@@ -296,13 +330,22 @@ impl<'t> Syn<'_, 't> {
                 }
                 other()
             }
-            K::TypeofExpression => AttrValue::TypeOf(self.field(n, F::Type).map_or(TypeRef::Error, |t| self.type_ref(t))),
-            K::ArrayCreationExpression | K::ImplicitArrayCreationExpression => self
-                .child_of(n, K::InitializerExpression)
-                .map_or_else(|| AttrValue::Array(Vec::new()), |init| self.attr_value(init, depth + 1)),
-            K::InitializerExpression => {
-                AttrValue::Array(self.named(n).into_iter().map(|e| self.attr_value(e, depth + 1)).collect())
+            K::TypeofExpression => AttrValue::TypeOf(
+                self.field(n, F::Type)
+                    .map_or(TypeRef::Error, |t| self.type_ref(t)),
+            ),
+            K::ArrayCreationExpression | K::ImplicitArrayCreationExpression => {
+                self.child_of(n, K::InitializerExpression).map_or_else(
+                    || AttrValue::Array(Vec::new()),
+                    |init| self.attr_value(init, depth + 1),
+                )
             }
+            K::InitializerExpression => AttrValue::Array(
+                self.named(n)
+                    .into_iter()
+                    .map(|e| self.attr_value(e, depth + 1))
+                    .collect(),
+            ),
             K::CollectionExpression => AttrValue::Array(
                 self.named(n)
                     .into_iter()
@@ -322,7 +365,9 @@ impl<'t> Syn<'_, 't> {
             K::MemberAccessExpression | K::QualifiedName | K::AliasQualifiedName => self
                 .field(arg, F::Name)
                 .map_or_else(|| self.name(arg), |n| self.nameof_value(n)),
-            K::GenericName => self.first_named(arg).map_or_else(Name::default, |id| self.name(id)),
+            K::GenericName => self
+                .first_named(arg)
+                .map_or_else(Name::default, |id| self.name(id)),
             _ => self.name(arg),
         }
     }
@@ -344,7 +389,11 @@ impl<'t> Syn<'_, 't> {
         let text = text.strip_suffix("u8").unwrap_or(text);
         match self.kind(n) {
             K::StringLiteral => unescape(text.strip_prefix('"')?.strip_suffix('"')?),
-            K::VerbatimStringLiteral => Some(text.strip_prefix("@\"")?.strip_suffix('"')?.replace("\"\"", "\"")),
+            K::VerbatimStringLiteral => Some(
+                text.strip_prefix("@\"")?
+                    .strip_suffix('"')?
+                    .replace("\"\"", "\""),
+            ),
             K::RawStringLiteral => Some(raw_content(text)),
             _ => None,
         }
@@ -430,7 +479,9 @@ impl<'t> Syn<'_, 't> {
             }
         }
         Param {
-            name: self.field(n, F::Name).map_or_else(Name::default, |id| self.name(id)),
+            name: self
+                .field(n, F::Name)
+                .map_or_else(Name::default, |id| self.name(id)),
             ty: self.field(n, F::Type).map(|t| self.type_ref(t)),
             modifier,
             default,
@@ -451,7 +502,9 @@ impl<'t> Syn<'_, 't> {
             .into_iter()
             .filter(|p| self.kind(*p) == K::TypeParameter)
             .map(|p| TypeParam {
-                name: self.field(p, F::Name).map_or_else(Name::default, |id| self.name(id)),
+                name: self
+                    .field(p, F::Name)
+                    .map_or_else(Name::default, |id| self.name(id)),
                 variance: if self.has_token(p, "in") {
                     Variance::In
                 } else if self.has_token(p, "out") {
@@ -533,7 +586,11 @@ pub(crate) fn unescape(s: &str) -> Option<String> {
             continue;
         }
         let digits = match e {
-            'x' => chars.clone().take(4).take_while(char::is_ascii_hexdigit).count(),
+            'x' => chars
+                .clone()
+                .take(4)
+                .take_while(char::is_ascii_hexdigit)
+                .count(),
             'u' => 4,
             'U' => 8,
             _ => return None,
@@ -563,7 +620,8 @@ fn raw_content(text: &str) -> String {
         .skip(1)
         .map(|l| {
             let l = l.strip_suffix('\r').unwrap_or(l);
-            l.get(indent.min(l.len() - l.trim_start().len())..).unwrap_or(l)
+            l.get(indent.min(l.len() - l.trim_start().len())..)
+                .unwrap_or(l)
         })
         .collect::<Vec<_>>()
         .join("\n")

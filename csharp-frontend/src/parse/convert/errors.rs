@@ -12,7 +12,7 @@ pub(crate) fn collect(root: Node, original: &str, out: &mut Vec<SyntaxError>) {
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
-        let descend = if node.is_error() || node.is_missing() {
+        let descend = if is_error_node(node) {
             out.push(error_of(node, original));
             false
         } else {
@@ -32,35 +32,58 @@ pub(crate) fn collect(root: Node, original: &str, out: &mut Vec<SyntaxError>) {
     }
 }
 
+/// An ERROR or MISSING node, or a named node whose only content is missing
+/// (`identifier` over a hidden MISSING token, which a cursor never visits).
+pub(crate) fn is_error_node(node: Node) -> bool {
+    node.is_error() || node.is_missing() || (node.has_error() && node.child_count() == 0)
+}
+
 pub(crate) fn error_of(node: Node, original: &str) -> SyntaxError {
     let range = TextRange::new(node.start_byte() as u32, node.end_byte() as u32);
-    let message = if node.is_missing() {
+    let message = if node.is_missing() || !node.is_error() {
         let kind = node.kind();
         if node.is_named() {
             format!("expected {}", kind.replace('_', " "))
         } else {
             format!("expected `{kind}`")
         }
-    } else {
-        match first_token(node, original) {
+    } else if is_single_token(node) {
+        match shortened(node, original) {
             Some(tok) => format!("unexpected `{tok}`"),
+            None => "syntax error".to_owned(),
+        }
+    } else {
+        // Recovery skipped a whole stretch: name it rather than guess the cause.
+        match shortened(node, original) {
+            Some(text) => format!("cannot parse `{text}`"),
             None => "syntax error".to_owned(),
         }
     };
     SyntaxError { range, message }
 }
 
-/// The text of the first leaf token of an ERROR node, shortened.
-fn first_token(node: Node, original: &str) -> Option<String> {
+/// Whether an ERROR node holds one token (possibly under wrapper nodes).
+fn is_single_token(node: Node) -> bool {
     let mut n = node;
-    while let Some(c) = n.child(0) {
-        n = c;
+    loop {
+        match n.child_count() {
+            0 => return true,
+            1 => match n.child(0) {
+                Some(c) => n = c,
+                None => return true,
+            },
+            _ => return false,
+        }
     }
-    let text = original.get(n.start_byte()..n.end_byte())?.trim();
+}
+
+/// The node's text: its first line, at most 40 characters.
+fn shortened(node: Node, original: &str) -> Option<String> {
+    let text = original.get(node.start_byte()..node.end_byte())?.trim();
     if text.is_empty() {
         return None;
     }
-    let line = text.lines().next().unwrap_or(text);
+    let line = text.lines().next().unwrap_or(text).trim_end();
     let mut short: String = line.chars().take(40).collect();
     if short.len() < text.len() {
         short.push('…');

@@ -20,22 +20,45 @@ use crate::hir::{
 
 /// One link of a member-access chain, outermost first.
 enum Link<'t> {
-    Member { name: Node<'t>, conditional: bool, arrow: bool, end: usize },
-    Element { args: Node<'t>, conditional: bool, end: usize },
-    Call { args: Node<'t>, end: usize },
-    Forgive { end: usize },
+    Member {
+        name: Node<'t>,
+        conditional: bool,
+        arrow: bool,
+        end: usize,
+    },
+    Element {
+        args: Node<'t>,
+        conditional: bool,
+        end: usize,
+    },
+    Call {
+        args: Node<'t>,
+        end: usize,
+    },
+    Forgive {
+        end: usize,
+    },
 }
 
 impl Link<'_> {
     fn end(&self) -> usize {
         match self {
-            Link::Member { end, .. } | Link::Element { end, .. } | Link::Call { end, .. } | Link::Forgive { end } => *end,
+            Link::Member { end, .. }
+            | Link::Element { end, .. }
+            | Link::Call { end, .. }
+            | Link::Forgive { end } => *end,
         }
     }
     fn is_conditional(&self) -> bool {
         matches!(
             self,
-            Link::Member { conditional: true, .. } | Link::Element { conditional: true, .. }
+            Link::Member {
+                conditional: true,
+                ..
+            } | Link::Element {
+                conditional: true,
+                ..
+            }
         )
     }
     fn set_conditional(&mut self) {
@@ -45,10 +68,33 @@ impl Link<'_> {
     }
 }
 
+/// The precedence of `is` and `as` (that of the relational operators).
+const RELATIONAL: u8 = 10;
+
+fn precedence(op: BinaryOp) -> u8 {
+    match op {
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 13,
+        BinaryOp::Add | BinaryOp::Sub => 12,
+        BinaryOp::Shl | BinaryOp::Shr | BinaryOp::UShr => 11,
+        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => RELATIONAL,
+        BinaryOp::Eq | BinaryOp::NotEq => 9,
+        BinaryOp::BitAnd => 8,
+        BinaryOp::BitXor => 7,
+        BinaryOp::BitOr => 6,
+        BinaryOp::And => 5,
+        BinaryOp::Or => 4,
+        BinaryOp::Coalesce => 3,
+    }
+}
+
 fn is_chain<'t>(syn: &Syn<'_, 't>, n: Node<'t>) -> bool {
     match syn.kind(n) {
-        K::MemberAccessExpression | K::InvocationExpression | K::ElementAccessExpression | K::ConditionalAccessExpression => true,
-        K::PostfixUnaryExpression => postfix_op(syn, n) == "!",
+        K::MemberAccessExpression
+        | K::InvocationExpression
+        | K::ElementAccessExpression
+        | K::ConditionalAccessExpression => true,
+        // `?` where a repaired `a?.B = v` reads `a!.B = v`.
+        K::PostfixUnaryExpression => matches!(postfix_op(syn, n), "!" | "?"),
         _ => false,
     }
 }
@@ -91,216 +137,421 @@ impl<'t> BodyBuilder<'_, 't> {
     }
 
     fn boxed_type(&self, n: Node<'t>, f: F) -> Box<TypeRef> {
-        Box::new(self.syn.field(n, f).map_or(TypeRef::Error, |t| self.syn.type_ref(t)))
+        Box::new(
+            self.syn
+                .field(n, f)
+                .map_or(TypeRef::Error, |t| self.syn.type_ref(t)),
+        )
     }
 
+    /// Dispatches on the kind; every arm is a call, so that this recursive
+    /// frame stays small (unoptimised builds give each arm's temporaries a slot).
     fn expr_kind(&mut self, n: Node<'t>) -> ExprId {
-        let syn = self.syn;
-        if is_chain(syn, n) {
+        if is_chain(self.syn, n) {
             return self.chain(n);
         }
-        let e = match syn.kind(n) {
-            K::Identifier => self.ident(n),
-            K::ParenthesizedExpression => return self.child_expr(n),
-            K::GenericName => self.generic_name(n),
-            K::QualifiedName => {
-                let receiver = self.field_expr(n, F::Qualifier);
-                let (name, type_args) = self.simple_name(syn.field(n, F::Name));
-                Expr::MemberAccess { receiver, name, type_args, conditional: false }
+        let e = match self.syn.kind(n) {
+            K::ParenthesizedExpression => {
+                // Explicit parentheses: not an operand to re-associate.
+                let id = self.child_expr(n);
+                self.rotated.retain(|r| *r != id);
+                return id;
             }
+            K::Identifier => self.ident(n),
+            K::GenericName => self.generic_name(n),
+            K::QualifiedName => self.qualified_name_expr(n),
+            K::InterpolatedStringExpression => self.interpolated(n),
+            K::AssignmentExpression => self.assignment_expr(n),
+            K::BinaryExpression => return self.binary_expr(n),
+            K::PrefixUnaryExpression => self.prefix_unary_expr(n),
+            K::PostfixUnaryExpression => self.postfix_unary_expr(n),
+            K::ConditionalExpression => self.conditional_expr(n),
+            K::CastExpression => self.cast_expr(n),
+            K::AsExpression => return self.as_expr(n),
+            K::IsExpression => return self.is_expr(n),
+            K::IsPatternExpression => return self.is_pattern_expr(n),
+            K::SwitchExpression => self.switch_expr(n),
+            K::LambdaExpression | K::AnonymousMethodExpression => self.lambda_expr(n),
+            K::AwaitExpression | K::CheckedExpression | K::ThrowExpression | K::RefExpression => {
+                self.keyword_expr(n)
+            }
+            K::ObjectCreationExpression => self.object_creation_expr(n),
+            K::ImplicitObjectCreationExpression => self.implicit_object_creation_expr(n),
+            K::ArrayCreationExpression | K::StackallocExpression => self.array_creation(n),
+            K::ImplicitArrayCreationExpression
+            | K::ImplicitStackallocExpression
+            | K::InitializerExpression => self.implicit_array_creation_expr(n),
+            K::AnonymousObjectCreationExpression => self.anonymous_object(n),
+            K::CollectionExpression => self.collection_expr(n),
+            K::TupleExpression => self.tuple_expr(n),
+            K::DeclarationExpression => self.declaration_expr(n),
+            K::RangeExpression => self.range_expr(n),
+            K::WithExpression => self.with_expr(n),
+            K::QueryExpression => self.query(n),
+            K::MakerefExpression | K::ReftypeExpression | K::RefvalueExpression => {
+                self.makeref_expr(n)
+            }
+            _ => self.leaf_expr(n),
+        };
+        self.alloc(e, n)
+    }
+
+    /// Names, literals and type-only expressions.
+    fn leaf_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        match syn.kind(n) {
             K::AliasQualifiedName => Expr::AliasQualified {
-                alias: syn.field(n, F::Alias).map_or_else(Name::default, |a| syn.name(a)),
+                alias: syn
+                    .field(n, F::Alias)
+                    .map_or_else(Name::default, |a| syn.name(a)),
                 name: self.simple_name(syn.field(n, F::Name)).0,
             },
             K::PredefinedType => match crate::hir::Predefined::from_keyword(syn.text(n)) {
                 Some(p) => Expr::PredefinedType(p),
                 None => Expr::Missing,
             },
-            K::Anon => match syn.text(n) {
-                "this" => Expr::This,
-                "base" => Expr::Base,
-                _ => Expr::Missing,
-            },
+            K::This => Expr::This,
+            K::Base => Expr::Base,
             K::NullLiteral => Expr::Literal(Literal::Null),
             K::BooleanLiteral => Expr::Literal(Literal::Bool(syn.text(n) == "true")),
-            K::IntegerLiteral => Expr::Literal(parse_int(syn.text(n)).map_or(Literal::Real, Literal::Int)),
+            K::IntegerLiteral => {
+                Expr::Literal(parse_int(syn.text(n)).map_or(Literal::Real, Literal::Int))
+            }
             K::RealLiteral => Expr::Literal(Literal::Real),
             K::CharacterLiteral => Expr::Literal(Literal::Char),
-            K::StringLiteral | K::VerbatimStringLiteral | K::RawStringLiteral => Expr::Literal(Literal::Str(self.plain_string(n))),
-            K::InterpolatedStringExpression => self.interpolated(n),
-            K::AssignmentExpression => {
-                let op = syn.field(n, F::Operator).map_or("=", |o| syn.text(o));
-                let op = match op {
-                    "=" => AssignOp::Assign,
-                    "??=" => AssignOp::Coalesce,
-                    _ => AssignOp::Compound(BinaryOp::from_token(&op[..op.len().saturating_sub(1)]).unwrap_or(BinaryOp::Add)),
-                };
-                let lhs = self.field_expr(n, F::Left);
-                let rhs = self.field_expr(n, F::Right);
-                Expr::Assign { op, lhs, rhs }
+            K::StringLiteral | K::VerbatimStringLiteral | K::RawStringLiteral => {
+                Expr::Literal(Literal::Str(self.plain_string(n)))
             }
-            K::BinaryExpression if self.is_string_concat(n) => Expr::Literal(Literal::Str(None)),
-            K::BinaryExpression => {
-                let lhs = self.field_expr(n, F::Left);
-                let rhs = self.field_expr(n, F::Right);
-                match syn.field(n, F::Operator).and_then(|o| BinaryOp::from_token(syn.text(o))) {
-                    Some(op) => Expr::Binary { op, lhs, rhs },
-                    None => Expr::Other(Box::new([lhs, rhs])),
-                }
+            K::DefaultExpression => {
+                Expr::Default(syn.field(n, F::Type).map(|t| Box::new(syn.type_ref(t))))
             }
-            K::PrefixUnaryExpression => {
-                let op = match Some(syn.first_token(n)) {
-                    Some("++") => UnaryOp::PreInc,
-                    Some("--") => UnaryOp::PreDec,
-                    Some("+") => UnaryOp::Plus,
-                    Some("-") => UnaryOp::Neg,
-                    Some("!") => UnaryOp::Not,
-                    Some("~") => UnaryOp::BitNot,
-                    Some("&") => UnaryOp::AddressOf,
-                    Some("^") => UnaryOp::FromEnd,
-                    _ => UnaryOp::Deref,
-                };
-                Expr::Unary { op, operand: self.child_expr(n) }
-            }
-            K::PostfixUnaryExpression => {
-                let op = if postfix_op(syn, n) == "--" { UnaryOp::PostDec } else { UnaryOp::PostInc };
-                Expr::Unary { op, operand: self.child_expr(n) }
-            }
-            K::ConditionalExpression => {
-                let cond = self.field_expr(n, F::Condition);
-                let then = self.field_expr(n, F::Consequence);
-                let else_ = self.field_expr(n, F::Alternative);
-                Expr::Conditional { cond, then, else_ }
-            }
-            K::CastExpression => Expr::Cast { ty: self.boxed_type(n, F::Type), expr: self.field_expr(n, F::Value) },
-            K::AsExpression => Expr::As { expr: self.field_expr(n, F::Left), ty: self.boxed_type(n, F::Right) },
-            K::IsExpression => {
-                let expr = self.field_expr(n, F::Left);
-                let ty = self.boxed_type(n, F::Right);
-                let range = syn.field(n, F::Right).map_or(Syn::range(n), Syn::range);
-                let pat = self.body.alloc_pat(Pat::Type(ty), range);
-                Expr::Is { expr, pat }
-            }
-            K::IsPatternExpression => {
-                let expr = self.field_expr(n, F::Expression);
-                let pat = self.opt_pat(syn.field(n, F::Pattern), n);
-                Expr::Is { expr, pat }
-            }
-            K::SwitchExpression => self.switch_expr(n),
-            K::LambdaExpression | K::AnonymousMethodExpression => Expr::Lambda(Box::new(self.function(n, None, None))),
-            K::AwaitExpression => Expr::Await(self.child_expr(n)),
-            K::ObjectCreationExpression => {
-                let ty = Some(self.boxed_type(n, F::Type));
-                let args = syn.field(n, F::Arguments).map_or_else(|| Box::new([]) as Box<[Arg]>, |a| self.args(a));
-                let init = syn.field(n, F::Initializer).map(|i| self.initializer(i));
-                Expr::New { ty, args, init }
-            }
-            K::ImplicitObjectCreationExpression => {
-                let args = syn.child_of(n, K::ArgumentList).map_or_else(|| Box::new([]) as Box<[Arg]>, |a| self.args(a));
-                let init = syn.child_of(n, K::InitializerExpression).map(|i| self.initializer(i));
-                Expr::New { ty: None, args, init }
-            }
-            K::ArrayCreationExpression | K::StackallocExpression => self.array_creation(n),
-            K::ImplicitArrayCreationExpression | K::ImplicitStackallocExpression | K::InitializerExpression => {
-                let init = match syn.kind(n) {
-                    K::InitializerExpression => Some(n),
-                    _ => syn.child_of(n, K::InitializerExpression),
-                };
-                Expr::NewArray {
-                    elem: None,
-                    sizes: Box::new([]),
-                    init: init.map(|i| self.exprs(i)),
-                }
-            }
-            K::AnonymousObjectCreationExpression => self.anonymous_object(n),
-            K::CollectionExpression => {
-                let mut elems = Vec::new();
-                for el in syn.named(n) {
-                    let inner = syn.first_named(el).unwrap_or(el);
-                    match syn.kind(inner) {
-                        K::SpreadElement => elems.push(CollectionElem::Spread(self.child_expr(inner))),
-                        K::ExpressionElement => elems.push(CollectionElem::Expr(self.child_expr(inner))),
-                        _ => elems.push(CollectionElem::Expr(self.expr(inner))),
-                    }
-                }
-                Expr::Collection(elems.into_boxed_slice())
-            }
-            K::TupleExpression => {
-                let args = self.args(n);
-                Expr::Tuple(args.into_vec().into_iter().map(|a| (a.name, a.value)).collect())
-            }
-            K::DeclarationExpression => {
-                let ty = self.declared_type(syn.field(n, F::Type));
-                let binding = syn.field(n, F::Name).filter(|id| syn.text(*id) != "_").map(|id| {
-                    let kind = self.decl_kind;
-                    self.bind(id, ty.clone(), kind)
-                });
-                Expr::Declaration { ty: ty.map(Box::new), bindings: Box::new([binding]) }
-            }
-            K::DefaultExpression => Expr::Default(syn.field(n, F::Type).map(|t| Box::new(syn.type_ref(t)))),
             K::TypeofExpression => Expr::TypeOf(self.boxed_type(n, F::Type)),
             K::SizeofExpression => Expr::SizeOf(self.boxed_type(n, F::Type)),
-            K::CheckedExpression => Expr::Checked(self.child_expr(n)),
-            K::ThrowExpression => Expr::Throw(self.child_expr(n)),
-            K::RefExpression => Expr::Ref(self.child_expr(n)),
-            K::RangeExpression => {
-                let dots = syn
-                    .children(n)
-                    .into_iter()
-                    .find(|c| !c.is_named() && syn.text(*c) == "..")
-                    .map_or(n.start_byte(), |d| d.start_byte());
-                let mut lo = None;
-                let mut hi = None;
-                for c in syn.named(n) {
-                    let e = self.expr(c);
-                    if c.start_byte() < dots { lo = Some(e) } else { hi = Some(e) }
-                }
-                Expr::Range { lo, hi }
-            }
-            K::WithExpression => {
-                let mut expr = None;
-                let mut init = Vec::new();
-                for c in syn.named(n) {
-                    if syn.kind(c) == K::WithInitializer {
-                        let parts = syn.named(c);
-                        let name = parts.first().map_or_else(Name::default, |id| syn.name(*id));
-                        let range = parts.first().map_or(Syn::range(c), |id| Syn::range(*id));
-                        let value = match parts.get(1) {
-                            Some(v) => self.init_value(*v),
-                            None => InitValue::Expr(self.missing(c)),
-                        };
-                        init.push(InitElem::Member { name, range, value });
-                    } else if expr.is_none() {
-                        expr = Some(self.expr(c));
-                    }
-                }
-                let expr = expr.unwrap_or_else(|| self.missing(n));
-                Expr::With { expr, init: init.into_boxed_slice() }
-            }
-            K::QueryExpression => self.query(n),
-            K::MakerefExpression | K::ReftypeExpression | K::RefvalueExpression => {
-                let parts: Vec<ExprId> = syn
-                    .named(n)
-                    .into_iter()
-                    .filter(|c| syn.field(n, F::Type) != Some(*c))
-                    .map(|c| self.expr(c))
-                    .collect();
-                Expr::Other(parts.into_boxed_slice())
-            }
             _ => Expr::Missing,
+        }
+    }
+
+    fn cast_expr(&mut self, n: Node<'t>) -> Expr {
+        Expr::Cast {
+            ty: self.boxed_type(n, F::Type),
+            expr: self.field_expr(n, F::Value),
+        }
+    }
+
+    fn as_expr(&mut self, n: Node<'t>) -> ExprId {
+        let expr = self.field_expr(n, F::Left);
+        let ty = self.boxed_type(n, F::Right);
+        self.operator(n, expr, RELATIONAL, move |expr| Expr::As { expr, ty })
+    }
+
+    fn lambda_expr(&mut self, n: Node<'t>) -> Expr {
+        Expr::Lambda(Box::new(self.function(n, None, None)))
+    }
+
+    /// `await e`, `checked(e)`, `throw e`, `ref e`.
+    fn keyword_expr(&mut self, n: Node<'t>) -> Expr {
+        let e = self.child_expr(n);
+        match self.syn.kind(n) {
+            K::AwaitExpression => {
+                self.awaits |= self.in_function_body();
+                Expr::Await(e)
+            }
+            K::CheckedExpression => Expr::Checked(e),
+            K::ThrowExpression => Expr::Throw(e),
+            _ => Expr::Ref(e),
+        }
+    }
+
+    fn qualified_name_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let receiver = self.field_expr(n, F::Qualifier);
+        let (name, type_args) = self.simple_name(syn.field(n, F::Name));
+        Expr::MemberAccess {
+            receiver,
+            name,
+            type_args,
+            conditional: false,
+        }
+    }
+
+    fn assignment_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let op = syn.field(n, F::Operator).map_or("=", |o| syn.text(o));
+        let op = match op {
+            "=" => AssignOp::Assign,
+            "??=" => AssignOp::Coalesce,
+            _ => AssignOp::Compound(
+                BinaryOp::from_token(&op[..op.len().saturating_sub(1)]).unwrap_or(BinaryOp::Add),
+            ),
         };
-        self.alloc(e, n)
+        let lhs = self.field_expr(n, F::Left);
+        let rhs = self.field_expr(n, F::Right);
+        Expr::Assign { op, lhs, rhs }
+    }
+
+    fn binary_expr(&mut self, n: Node<'t>) -> ExprId {
+        if self.is_string_concat(n) {
+            return self.alloc(Expr::Literal(Literal::Str(None)), n);
+        }
+        let syn = self.syn;
+        let lhs = self.field_expr(n, F::Left);
+        let rhs = self.field_expr(n, F::Right);
+        match syn
+            .field(n, F::Operator)
+            .and_then(|o| BinaryOp::from_token(syn.text(o)))
+        {
+            Some(op) => self.operator(n, lhs, precedence(op), move |lhs| Expr::Binary {
+                op,
+                lhs,
+                rhs,
+            }),
+            None => self.alloc(Expr::Other(Box::new([lhs, rhs])), n),
+        }
+    }
+
+    /// Builds the operator node `n` over its left operand `lhs`. When `lhs`
+    /// was rebuilt from a misnested `?.` (`(y && a)?.B == c` read as `y && a?.B`,
+    /// then `== c`), the operator goes down its right spine to the operand it
+    /// binds tighter than: `y && (a?.B == c)`.
+    fn operator(
+        &mut self,
+        n: Node<'t>,
+        lhs: ExprId,
+        prec: u8,
+        build: impl FnOnce(ExprId) -> Expr,
+    ) -> ExprId {
+        let mut path = Vec::new();
+        let mut cur = lhs;
+        while self.rotated.contains(&cur)
+            && let Some(Expr::Binary { op, rhs, .. }) = self.body.exprs.get(cur.index())
+            && precedence(*op) < prec
+        {
+            path.push(cur);
+            cur = *rhs;
+        }
+        let Some(&last) = path.last() else {
+            return self.alloc(build(lhs), n);
+        };
+        let end = n.end_byte() as u32;
+        let start = self.body.expr_range(cur).start;
+        let inner = self.body.alloc_expr(build(cur), TextRange::new(start, end));
+        self.rotated.push(inner);
+        if let Some(Expr::Binary { rhs, .. }) = self.body.exprs.get_mut(last.index()) {
+            *rhs = inner;
+        }
+        for id in path {
+            if let Some(r) = self.body.expr_ranges.get_mut(id.index()) {
+                r.end = end;
+            }
+        }
+        lhs
+    }
+
+    fn prefix_unary_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let op = match Some(syn.first_token(n)) {
+            Some("++") => UnaryOp::PreInc,
+            Some("--") => UnaryOp::PreDec,
+            Some("+") => UnaryOp::Plus,
+            Some("-") => UnaryOp::Neg,
+            Some("!") => UnaryOp::Not,
+            Some("~") => UnaryOp::BitNot,
+            Some("&") => UnaryOp::AddressOf,
+            Some("^") => UnaryOp::FromEnd,
+            _ => UnaryOp::Deref,
+        };
+        Expr::Unary {
+            op,
+            operand: self.child_expr(n),
+        }
+    }
+
+    fn postfix_unary_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let op = if postfix_op(syn, n) == "--" {
+            UnaryOp::PostDec
+        } else {
+            UnaryOp::PostInc
+        };
+        Expr::Unary {
+            op,
+            operand: self.child_expr(n),
+        }
+    }
+
+    fn conditional_expr(&mut self, n: Node<'t>) -> Expr {
+        let cond = self.field_expr(n, F::Condition);
+        let then = self.field_expr(n, F::Consequence);
+        let else_ = self.field_expr(n, F::Alternative);
+        Expr::Conditional { cond, then, else_ }
+    }
+
+    fn is_expr(&mut self, n: Node<'t>) -> ExprId {
+        let syn = self.syn;
+        let expr = self.field_expr(n, F::Left);
+        let ty = self.boxed_type(n, F::Right);
+        let range = syn.field(n, F::Right).map_or(Syn::range(n), Syn::range);
+        let pat = self.body.alloc_pat(Pat::Type(ty), range);
+        self.operator(n, expr, RELATIONAL, move |expr| Expr::Is { expr, pat })
+    }
+
+    fn is_pattern_expr(&mut self, n: Node<'t>) -> ExprId {
+        let syn = self.syn;
+        let expr = self.field_expr(n, F::Expression);
+        let pat = self.opt_pat(syn.field(n, F::Pattern), n);
+        self.operator(n, expr, RELATIONAL, move |expr| Expr::Is { expr, pat })
+    }
+
+    fn object_creation_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let ty = Some(self.boxed_type(n, F::Type));
+        let args = syn
+            .field(n, F::Arguments)
+            .map_or_else(|| Box::new([]) as Box<[Arg]>, |a| self.args(a));
+        let init = syn.field(n, F::Initializer).map(|i| self.initializer(i));
+        Expr::New { ty, args, init }
+    }
+
+    fn implicit_object_creation_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let args = syn
+            .child_of(n, K::ArgumentList)
+            .map_or_else(|| Box::new([]) as Box<[Arg]>, |a| self.args(a));
+        let init = syn
+            .child_of(n, K::InitializerExpression)
+            .map(|i| self.initializer(i));
+        Expr::New {
+            ty: None,
+            args,
+            init,
+        }
+    }
+
+    fn implicit_array_creation_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let init = match syn.kind(n) {
+            K::InitializerExpression => Some(n),
+            _ => syn.child_of(n, K::InitializerExpression),
+        };
+        Expr::NewArray {
+            elem: None,
+            sizes: Box::new([]),
+            init: init.map(|i| self.exprs(i)),
+        }
+    }
+
+    fn collection_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let mut elems = Vec::new();
+        for el in syn.named(n) {
+            let inner = syn.first_named(el).unwrap_or(el);
+            match syn.kind(inner) {
+                K::SpreadElement => elems.push(CollectionElem::Spread(self.child_expr(inner))),
+                K::ExpressionElement => elems.push(CollectionElem::Expr(self.child_expr(inner))),
+                _ => elems.push(CollectionElem::Expr(self.expr(inner))),
+            }
+        }
+        Expr::Collection(elems.into_boxed_slice())
+    }
+
+    fn tuple_expr(&mut self, n: Node<'t>) -> Expr {
+        let args = self.args(n);
+        Expr::Tuple(
+            args.into_vec()
+                .into_iter()
+                .map(|a| (a.name, a.value))
+                .collect(),
+        )
+    }
+
+    fn declaration_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let ty = self.declared_type(syn.field(n, F::Type));
+        let binding = syn
+            .field(n, F::Name)
+            .filter(|id| syn.text(*id) != "_")
+            .map(|id| {
+                let kind = self.decl_kind;
+                self.bind(id, ty.clone(), kind)
+            });
+        Expr::Declaration {
+            ty: ty.map(Box::new),
+            bindings: Box::new([binding]),
+        }
+    }
+
+    fn range_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let dots = syn
+            .children(n)
+            .into_iter()
+            .find(|c| !c.is_named() && syn.text(*c) == "..")
+            .map_or(n.start_byte(), |d| d.start_byte());
+        let mut lo = None;
+        let mut hi = None;
+        for c in syn.named(n) {
+            let e = self.expr(c);
+            if c.start_byte() < dots {
+                lo = Some(e)
+            } else {
+                hi = Some(e)
+            }
+        }
+        Expr::Range { lo, hi }
+    }
+
+    fn with_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let mut expr = None;
+        let mut init = Vec::new();
+        for c in syn.named(n) {
+            if syn.kind(c) == K::WithInitializer {
+                let parts = syn.named(c);
+                let name = parts.first().map_or_else(Name::default, |id| syn.name(*id));
+                let range = parts.first().map_or(Syn::range(c), |id| Syn::range(*id));
+                let value = match parts.get(1) {
+                    Some(v) => self.init_value(*v),
+                    None => InitValue::Expr(self.missing(c)),
+                };
+                init.push(InitElem::Member { name, range, value });
+            } else if expr.is_none() {
+                expr = Some(self.expr(c));
+            }
+        }
+        let expr = expr.unwrap_or_else(|| self.missing(n));
+        Expr::With {
+            expr,
+            init: init.into_boxed_slice(),
+        }
+    }
+
+    fn makeref_expr(&mut self, n: Node<'t>) -> Expr {
+        let syn = self.syn;
+        let parts: Vec<ExprId> = syn
+            .named(n)
+            .into_iter()
+            .filter(|c| syn.field(n, F::Type) != Some(*c))
+            .map(|c| self.expr(c))
+            .collect();
+        Expr::Other(parts.into_boxed_slice())
     }
 
     /// `"a" + "b" + ...` of literals only: one constant. Generated tables
     /// concatenate thousands of literals, which would otherwise nest too deeply.
     fn is_string_concat(&self, n: Node<'t>) -> bool {
         let syn = self.syn;
-        let is_str = |e: Node<'t>| matches!(syn.kind(e), K::StringLiteral | K::VerbatimStringLiteral | K::RawStringLiteral);
+        let is_str = |e: Node<'t>| {
+            matches!(
+                syn.kind(e),
+                K::StringLiteral | K::VerbatimStringLiteral | K::RawStringLiteral
+            )
+        };
         let mut cur = n;
         let mut terms = 0;
         loop {
-            if syn.field(cur, F::Operator).is_none_or(|o| syn.text(o) != "+")
+            if syn
+                .field(cur, F::Operator)
+                .is_none_or(|o| syn.text(o) != "+")
                 || !syn.field(cur, F::Right).is_some_and(is_str)
             {
                 return false;
@@ -318,7 +569,10 @@ impl<'t> BodyBuilder<'_, 't> {
         let name = self.syn.name(n);
         match self.lookup(&name) {
             Some(b) => Expr::Local(b),
-            None => Expr::Name { name, type_args: None },
+            None => Expr::Name {
+                name,
+                type_args: None,
+            },
         }
     }
 
@@ -328,7 +582,7 @@ impl<'t> BodyBuilder<'_, 't> {
     }
 
     /// An identifier or generic name: the name and its type arguments.
-    fn simple_name(&self, n: Option<Node<'t>>) -> (Name, Option<Box<[TypeRef]>>) {
+    fn simple_name(&self, n: Option<Node<'t>>) -> (Name, Option<crate::hir::TypeArgs>) {
         let syn = self.syn;
         match n {
             Some(n) if syn.kind(n) == K::GenericName => {
@@ -337,7 +591,7 @@ impl<'t> BodyBuilder<'_, 't> {
                 let args = named
                     .iter()
                     .find(|c| syn.kind(**c) == K::TypeArgumentList)
-                    .map(|l| syn.type_args(*l).into_boxed_slice());
+                    .map(|l| Box::new(syn.type_args(*l).into_boxed_slice()));
                 (name, args)
             }
             Some(n) => (syn.name(n), None),
@@ -354,13 +608,17 @@ impl<'t> BodyBuilder<'_, 't> {
         }
         let plain = match syn.kind(n) {
             K::StringLiteral => !text.contains('\\'),
-            K::VerbatimStringLiteral => !text[2.min(text.len())..text.len().saturating_sub(1)].contains("\"\""),
+            K::VerbatimStringLiteral => {
+                !text[2.min(text.len())..text.len().saturating_sub(1)].contains("\"\"")
+            }
             _ => !text.contains('\n'),
         };
         if !plain {
             return None;
         }
-        syn.string_value(n).filter(|s| s.len() <= MAX_KEPT_STRING).map(String::into_boxed_str)
+        syn.string_value(n)
+            .filter(|s| s.len() <= MAX_KEPT_STRING)
+            .map(String::into_boxed_str)
     }
 
     fn interpolated(&mut self, n: Node<'t>) -> Expr {
@@ -390,42 +648,76 @@ impl<'t> BodyBuilder<'_, 't> {
             let end = cur.end_byte();
             let next = match syn.kind(cur) {
                 K::MemberAccessExpression => {
-                    let Some(name) = syn.field(cur, F::Name) else { break };
-                    let between = syn.field(cur, F::Expression).map_or(name.start_byte(), |e| e.end_byte());
-                    let arrow = syn.src.get(between..name.start_byte()).is_some_and(|t| t.contains("->"));
-                    links.push(Link::Member { name, conditional: false, arrow, end });
+                    let Some(name) = syn.field(cur, F::Name) else {
+                        break;
+                    };
+                    let between = syn
+                        .field(cur, F::Expression)
+                        .map_or(name.start_byte(), |e| e.end_byte());
+                    let arrow = syn
+                        .src
+                        .get(between..name.start_byte())
+                        .is_some_and(|t| t.contains("->"));
+                    links.push(Link::Member {
+                        name,
+                        conditional: false,
+                        arrow,
+                        end,
+                    });
                     syn.field(cur, F::Expression)
                 }
                 K::InvocationExpression => {
-                    let Some(args) = syn.field(cur, F::Arguments) else { break };
+                    let Some(args) = syn.field(cur, F::Arguments) else {
+                        break;
+                    };
                     links.push(Link::Call { args, end });
                     syn.field(cur, F::Function)
                 }
                 K::ElementAccessExpression => {
-                    let Some(args) = syn.field(cur, F::Subscript) else { break };
+                    let Some(args) = syn.field(cur, F::Subscript) else {
+                        break;
+                    };
                     // A repaired `M(x) = v` reads `M[x] = v`: the original has `(`.
                     if syn.byte_at(args.start_byte()) == b'(' {
                         links.push(Link::Call { args, end });
                     } else {
-                        links.push(Link::Element { args, conditional: false, end });
+                        links.push(Link::Element {
+                            args,
+                            conditional: false,
+                            end,
+                        });
                     }
                     syn.field(cur, F::Expression)
                 }
                 K::ConditionalAccessExpression => {
                     let binding = syn.named(cur).into_iter().rfind(|c| {
-                        matches!(syn.kind(*c), K::MemberBindingExpression | K::ElementBindingExpression)
+                        matches!(
+                            syn.kind(*c),
+                            K::MemberBindingExpression | K::ElementBindingExpression
+                        )
                     });
                     match binding {
-                        Some(b) if syn.kind(b) == K::MemberBindingExpression => match syn.field(b, F::Name) {
-                            Some(name) => links.push(Link::Member { name, conditional: true, arrow: false, end }),
-                            None => break,
-                        },
-                        Some(b) => links.push(Link::Element { args: b, conditional: true, end }),
+                        Some(b) if syn.kind(b) == K::MemberBindingExpression => {
+                            match syn.field(b, F::Name) {
+                                Some(name) => links.push(Link::Member {
+                                    name,
+                                    conditional: true,
+                                    arrow: false,
+                                    end,
+                                }),
+                                None => break,
+                            }
+                        }
+                        Some(b) => links.push(Link::Element {
+                            args: b,
+                            conditional: true,
+                            end,
+                        }),
                         None => break,
                     }
                     syn.field(cur, F::Condition)
                 }
-                K::PostfixUnaryExpression if postfix_op(syn, cur) == "!" => {
+                K::PostfixUnaryExpression if matches!(postfix_op(syn, cur), "!" | "?") => {
                     let op_start = syn.last_child(cur).map_or(0, |o| o.start_byte());
                     // A repaired `a?.B = v` reads `a!.B = v`: the original has `?`.
                     if syn.byte_at(op_start) == b'?' && !links.is_empty() {
@@ -459,7 +751,10 @@ impl<'t> BodyBuilder<'_, 't> {
         let misnested = links.last().is_some_and(Link::is_conditional)
             && matches!(
                 syn.kind(base),
-                K::BinaryExpression | K::PrefixUnaryExpression | K::CastExpression | K::AwaitExpression
+                K::BinaryExpression
+                    | K::PrefixUnaryExpression
+                    | K::CastExpression
+                    | K::AwaitExpression
             );
         if misnested {
             if !self.enter(base) {
@@ -472,7 +767,10 @@ impl<'t> BodyBuilder<'_, 't> {
                         Some(r) => self.apply_links(r, links),
                         None => self.missing(base),
                     };
-                    match syn.field(base, F::Operator).and_then(|o| BinaryOp::from_token(syn.text(o))) {
+                    match syn
+                        .field(base, F::Operator)
+                        .and_then(|o| BinaryOp::from_token(syn.text(o)))
+                    {
                         Some(op) => Expr::Binary { op, lhs, rhs },
                         None => Expr::Other(Box::new([lhs, rhs])),
                     }
@@ -509,34 +807,124 @@ impl<'t> BodyBuilder<'_, 't> {
                 }
             };
             self.leave();
-            return self.body.alloc_expr(e, range);
+            let id = self.body.alloc_expr(e, range);
+            self.rotated.push(id);
+            return id;
+        }
+        // `o is var (a, b)` and `o is T(x, y)` come out as `(o is T)(x, y)`.
+        if let [Link::Call { args, .. }] = links
+            && let Some((value, ty)) = self.misparsed_is(base)
+        {
+            let expr = self.expr(value);
+            let pat_range = TextRange::new(ty.start_byte() as u32, range.end);
+            let pat = if syn.kind(ty) == K::ImplicitType {
+                let mut bindings = Vec::new();
+                self.var_args(*args, &mut bindings, 0);
+                Pat::Var(bindings.into_boxed_slice())
+            } else {
+                Pat::Recursive {
+                    ty: Some(Box::new(syn.type_ref(ty))),
+                    positional: Some(self.arg_subpatterns(*args)),
+                    properties: None,
+                    binding: None,
+                }
+            };
+            let pat = self.body.alloc_pat(pat, pat_range);
+            return self.body.alloc_expr(Expr::Is { expr, pat }, range);
         }
         let mut e = self.expr(base);
         let start = base.start_byte() as u32;
         for link in links.iter().rev() {
             let range = TextRange::new(start, link.end() as u32);
             let expr = match link {
-                Link::Member { name, conditional, arrow, .. } => {
+                Link::Member {
+                    name,
+                    conditional,
+                    arrow,
+                    ..
+                } => {
                     let receiver = if *arrow {
                         let r = self.body.expr_range(e);
-                        self.body.alloc_expr(Expr::Unary { op: UnaryOp::Deref, operand: e }, r)
+                        self.body.alloc_expr(
+                            Expr::Unary {
+                                op: UnaryOp::Deref,
+                                operand: e,
+                            },
+                            r,
+                        )
                     } else {
                         e
                     };
                     let (name, type_args) = self.simple_name(Some(*name));
-                    Expr::MemberAccess { receiver, name, type_args, conditional: *conditional }
+                    Expr::MemberAccess {
+                        receiver,
+                        name,
+                        type_args,
+                        conditional: *conditional,
+                    }
                 }
-                Link::Element { args, conditional, .. } => Expr::ElementAccess {
+                Link::Element {
+                    args, conditional, ..
+                } => Expr::ElementAccess {
                     receiver: e,
                     args: self.args(*args),
                     conditional: *conditional,
                 },
-                Link::Call { args, .. } => Expr::Call { callee: e, args: self.args(*args) },
-                Link::Forgive { .. } => Expr::Unary { op: UnaryOp::Forgive, operand: e },
+                Link::Call { args, .. } => Expr::Call {
+                    callee: e,
+                    args: self.args(*args),
+                },
+                Link::Forgive { .. } => Expr::Unary {
+                    op: UnaryOp::Forgive,
+                    operand: e,
+                },
             };
             e = self.body.alloc_expr(expr, range);
         }
         e
+    }
+
+    /// `o is T` whose `T` is really the head of a positional pattern `T(..)`:
+    /// the tested value and the type node.
+    fn misparsed_is(&self, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let syn = self.syn;
+        match syn.kind(n) {
+            K::IsExpression => Some((syn.field(n, F::Left)?, syn.field(n, F::Right)?)),
+            K::IsPatternExpression => {
+                let pat = syn.field(n, F::Pattern)?;
+                let ty = match syn.kind(pat) {
+                    K::TypePattern => syn.field(pat, F::Type)?,
+                    K::ConstantPattern => syn.first_named(pat)?,
+                    _ => return None,
+                };
+                matches!(
+                    syn.kind(ty),
+                    K::Identifier
+                        | K::QualifiedName
+                        | K::GenericName
+                        | K::AliasQualifiedName
+                        | K::PredefinedType
+                )
+                .then_some((syn.field(n, F::Expression)?, ty))
+            }
+            _ => None,
+        }
+    }
+
+    /// The designations of a misparsed `var (a, (b, _))`, given as arguments.
+    fn var_args(&mut self, list: Node<'t>, out: &mut Vec<Option<BindingId>>, depth: u32) {
+        let syn = self.syn;
+        for a in syn.named(list) {
+            let Some(v) = syn.first_named(a) else {
+                continue;
+            };
+            match syn.kind(v) {
+                K::Identifier if syn.text(v) == "_" => out.push(None),
+                K::Identifier => out.push(Some(self.bind(v, None, BindingKind::Pattern))),
+                K::TupleExpression if depth < 64 => self.var_args(v, out, depth + 1),
+                _ => out.push(None),
+            }
+        }
     }
 
     /// The arguments among the children of `n` (argument lists, element
@@ -556,7 +944,7 @@ impl<'t> BodyBuilder<'_, 't> {
             for (f, c) in syn.children_fields(a) {
                 if f == name_field && f != 0 {
                     name_node = Some(c);
-                } else if c.is_named() || c.is_error() {
+                } else if syn.is_node(c) {
                     value = Some(c);
                 } else {
                     modifier = match syn.text(c) {
@@ -587,7 +975,11 @@ impl<'t> BodyBuilder<'_, 't> {
 
     /// The expressions inside `{ a, b }`.
     fn exprs(&mut self, n: Node<'t>) -> Box<[ExprId]> {
-        self.syn.named(n).into_iter().map(|e| self.expr(e)).collect()
+        self.syn
+            .named(n)
+            .into_iter()
+            .map(|e| self.expr(e))
+            .collect()
     }
 
     fn array_creation(&mut self, n: Node<'t>) -> Expr {
@@ -609,7 +1001,9 @@ impl<'t> BodyBuilder<'_, 't> {
                 sizes.push(self.expr(size));
             }
         }
-        let init = syn.child_of(n, K::InitializerExpression).map(|i| self.exprs(i));
+        let init = syn
+            .child_of(n, K::InitializerExpression)
+            .map(|i| self.exprs(i));
         Expr::NewArray {
             elem,
             sizes: sizes.into_boxed_slice(),
@@ -625,7 +1019,9 @@ impl<'t> BodyBuilder<'_, 't> {
         while i < children.len() {
             let c = children[i];
             let named_eq = syn.kind(c) == K::Identifier
-                && children.get(i + 1).is_some_and(|eq| !eq.is_named() && syn.text(*eq) == "=");
+                && children
+                    .get(i + 1)
+                    .is_some_and(|eq| !eq.is_named() && syn.text(*eq) == "=");
             if named_eq {
                 let value = match children.get(i + 2) {
                     Some(v) => self.expr(*v),
@@ -634,7 +1030,7 @@ impl<'t> BodyBuilder<'_, 't> {
                 members.push((Some(syn.name(c)), value));
                 i += 3;
             } else {
-                if c.is_named() || c.is_error() {
+                if syn.is_node(c) {
                     members.push((None, self.expr(c)));
                 }
                 i += 1;
@@ -664,7 +1060,10 @@ impl<'t> BodyBuilder<'_, 't> {
                             range: Syn::range(l),
                             value,
                         }),
-                        Some((K::ElementBindingExpression, l)) => out.push(InitElem::Indexer { args: self.args(l), value }),
+                        Some((K::ElementBindingExpression, l)) => out.push(InitElem::Indexer {
+                            args: self.args(l),
+                            value,
+                        }),
                         _ => {
                             let lhs = match left {
                                 Some(l) => self.expr(l),
@@ -674,7 +1073,14 @@ impl<'t> BodyBuilder<'_, 't> {
                                 InitValue::Expr(r) => r,
                                 InitValue::Nested(_) => self.missing(e),
                             };
-                            let assign = self.alloc(Expr::Assign { op: AssignOp::Assign, lhs, rhs }, e);
+                            let assign = self.alloc(
+                                Expr::Assign {
+                                    op: AssignOp::Assign,
+                                    lhs,
+                                    rhs,
+                                },
+                                e,
+                            );
                             out.push(InitElem::Add(Box::new([assign])));
                         }
                     }
@@ -713,7 +1119,10 @@ impl<'t> BodyBuilder<'_, 't> {
                 .iter()
                 .find(|p| syn.kind(**p) == K::WhenClause)
                 .map(|w| self.child_expr(*w));
-            let value = match parts.last().filter(|v| parts.len() > 1 && syn.kind(**v) != K::WhenClause) {
+            let value = match parts
+                .last()
+                .filter(|v| parts.len() > 1 && syn.kind(**v) != K::WhenClause)
+            {
                 Some(v) => self.expr(*v),
                 None => self.missing(c),
             };
@@ -721,7 +1130,10 @@ impl<'t> BodyBuilder<'_, 't> {
             arms.push(SwitchArm { pat, guard, value });
         }
         let scrutinee = scrutinee.unwrap_or_else(|| self.missing(n));
-        Expr::Switch { scrutinee, arms: arms.into_boxed_slice() }
+        Expr::Switch {
+            scrutinee,
+            arms: arms.into_boxed_slice(),
+        }
     }
 
     fn query(&mut self, n: Node<'t>) -> Expr {
@@ -743,10 +1155,20 @@ impl<'t> BodyBuilder<'_, 't> {
                         None => self.missing(c),
                     };
                     let binding = self.range_var(syn.field(c, F::Name), ty, c);
-                    clauses.push(QueryClause::From { binding, source, keys: Box::new([]), into: None });
+                    clauses.push(QueryClause::From {
+                        binding,
+                        source,
+                        keys: Box::new([]),
+                        into: None,
+                    });
                 }
                 K::JoinClause => {
-                    let exprs: Vec<Node<'t>> = parts.iter().skip(1).filter(|p| syn.kind(**p) != K::JoinIntoClause).copied().collect();
+                    let exprs: Vec<Node<'t>> = parts
+                        .iter()
+                        .skip(1)
+                        .filter(|p| syn.kind(**p) != K::JoinIntoClause)
+                        .copied()
+                        .collect();
                     let source = match exprs.first() {
                         Some(s) => self.expr(*s),
                         None => self.missing(c),
@@ -757,7 +1179,12 @@ impl<'t> BodyBuilder<'_, 't> {
                         .iter()
                         .find(|p| syn.kind(**p) == K::JoinIntoClause)
                         .map(|i| self.range_var(syn.first_named(*i), None, *i));
-                    clauses.push(QueryClause::From { binding, source, keys: keys.into_boxed_slice(), into });
+                    clauses.push(QueryClause::From {
+                        binding,
+                        source,
+                        keys: keys.into_boxed_slice(),
+                        into,
+                    });
                 }
                 K::LetClause => {
                     let value = match parts.get(1) {
@@ -777,7 +1204,11 @@ impl<'t> BodyBuilder<'_, 't> {
                         None => self.missing(c),
                     };
                     let key = parts.get(1).map(|k| self.expr(*k));
-                    clauses.push(QueryClause::Select { value, key, into: None });
+                    clauses.push(QueryClause::Select {
+                        value,
+                        key,
+                        into: None,
+                    });
                 }
                 // `into x`: a continuation; the earlier range variables end here.
                 K::Identifier => {
@@ -795,32 +1226,65 @@ impl<'t> BodyBuilder<'_, 't> {
         Expr::Query(clauses.into_boxed_slice())
     }
 
-    fn range_var(&mut self, name: Option<Node<'t>>, ty: Option<TypeRef>, parent: Node<'t>) -> BindingId {
+    fn range_var(
+        &mut self,
+        name: Option<Node<'t>>,
+        ty: Option<TypeRef>,
+        parent: Node<'t>,
+    ) -> BindingId {
         match name {
             Some(name) => self.bind(name, ty, BindingKind::Range),
-            None => self.bind_named(Name::default(), Syn::range(parent), ty, BindingKind::Range, crate::hir::ParamModifier::None),
+            None => self.bind_named(
+                Name::default(),
+                Syn::range(parent),
+                ty,
+                BindingKind::Range,
+                crate::hir::ParamModifier::None,
+            ),
         }
     }
 
     /// `var (a, (b, _))` / `(a, b)` designations as a declaration expression.
-    pub(super) fn designation_expr(&mut self, n: Node<'t>, ty: Option<TypeRef>, kind: BindingKind) -> ExprId {
+    pub(super) fn designation_expr(
+        &mut self,
+        n: Node<'t>,
+        ty: Option<TypeRef>,
+        kind: BindingKind,
+    ) -> ExprId {
         let syn = self.syn;
         let parts: Vec<Node<'t>> = syn.named(n);
-        let flat = parts.iter().all(|p| matches!(syn.kind(*p), K::Identifier | K::Discard));
+        let flat = parts
+            .iter()
+            .all(|p| matches!(syn.kind(*p), K::Identifier | K::Discard));
         if flat || !self.enter(n) {
             let bindings: Box<[Option<BindingId>]> = parts
                 .iter()
                 .map(|p| (syn.kind(*p) == K::Identifier).then(|| self.bind(*p, ty.clone(), kind)))
                 .collect();
-            return self.alloc(Expr::Declaration { ty: ty.map(Box::new), bindings }, n);
+            return self.alloc(
+                Expr::Declaration {
+                    ty: ty.map(Box::new),
+                    bindings,
+                },
+                n,
+            );
         }
         let mut elems = Vec::new();
         for p in parts {
             let e = match syn.kind(p) {
-                K::TuplePattern | K::ParenthesizedVariableDesignation => self.designation_expr(p, ty.clone(), kind),
+                K::TuplePattern | K::ParenthesizedVariableDesignation => {
+                    self.designation_expr(p, ty.clone(), kind)
+                }
                 _ => {
-                    let binding = (syn.kind(p) == K::Identifier).then(|| self.bind(p, ty.clone(), kind));
-                    self.alloc(Expr::Declaration { ty: ty.clone().map(Box::new), bindings: Box::new([binding]) }, p)
+                    let binding =
+                        (syn.kind(p) == K::Identifier).then(|| self.bind(p, ty.clone(), kind));
+                    self.alloc(
+                        Expr::Declaration {
+                            ty: ty.clone().map(Box::new),
+                            bindings: Box::new([binding]),
+                        },
+                        p,
+                    )
                 }
             };
             elems.push((None, e));
@@ -851,58 +1315,267 @@ impl<'t> BodyBuilder<'_, 't> {
         }
     }
 
+    fn parenthesized_pat(&mut self, n: Node<'t>) -> Result<Pat, PatId> {
+        Err(match self.syn.first_named(n) {
+            Some(p) => self.pat(p),
+            None => self.body.alloc_pat(Pat::Missing, Syn::range(n)),
+        })
+    }
+
+    fn declaration_pat(&mut self, n: Node<'t>) -> Pat {
+        let syn = self.syn;
+        let ty = self.boxed_type(n, F::Type);
+        let binding = syn
+            .field(n, F::Name)
+            .map(|id| self.bind(id, Some((*ty).clone()), BindingKind::Pattern));
+        Pat::Declaration { ty, binding }
+    }
+
+    fn var_pat(&mut self, n: Node<'t>) -> Pat {
+        let mut bindings = Vec::new();
+        self.designations(n, &mut bindings, 0);
+        Pat::Var(bindings.into_boxed_slice())
+    }
+
+    /// `not`/`and`/`or` patterns. The grammar gives `not` the lowest precedence
+    /// (`not A and B` comes out as `not (A and B)`, `A and not B or C` as
+    /// `A and not (B or C)`), where C# binds `not` tightest, then `and`, then
+    /// `or`: the operands and operators are taken in source order and
+    /// regrouped. Iterative, so that long chains cannot exhaust the stack.
+    fn logical_pat(&mut self, n: Node<'t>) -> PatId {
+        enum Item<'t> {
+            Operand(Option<Node<'t>>, TextRange),
+            Not(u32),
+            And,
+            Or,
+        }
+        enum Work<'t> {
+            Visit(Option<Node<'t>>, TextRange),
+            Emit(Item<'t>),
+        }
+        let syn = self.syn;
+        let mut items = Vec::new();
+        let mut work = vec![Work::Visit(Some(n), Syn::range(n))];
+        while let Some(w) = work.pop() {
+            let (node, range) = match w {
+                Work::Emit(item) => {
+                    items.push(item);
+                    continue;
+                }
+                Work::Visit(node, range) => (node, range),
+            };
+            let Some(x) = node else {
+                items.push(Item::Operand(None, range));
+                continue;
+            };
+            match syn.kind(x) {
+                K::NegatedPattern => {
+                    items.push(Item::Not(x.start_byte() as u32));
+                    work.push(Work::Visit(syn.first_named(x), Syn::range(x)));
+                }
+                kind @ (K::AndPattern | K::OrPattern) => {
+                    let op = if kind == K::AndPattern {
+                        Item::And
+                    } else {
+                        Item::Or
+                    };
+                    work.push(Work::Visit(syn.field(x, F::Right), Syn::range(x)));
+                    work.push(Work::Emit(op));
+                    work.push(Work::Visit(syn.field(x, F::Left), Syn::range(x)));
+                }
+                _ => items.push(Item::Operand(Some(x), Syn::range(x))),
+            }
+        }
+        // The regrouped tree is at most as deep as there are items.
+        if items.len() as u32 >= self.remaining_depth() {
+            self.mark_too_deep(n);
+            return self.body.alloc_pat(Pat::Missing, Syn::range(n));
+        }
+        let mut pos = 0;
+        let mut or_terms: Option<PatId> = None;
+        loop {
+            let mut and_terms: Option<PatId> = None;
+            loop {
+                // `not`* then an operand.
+                let mut nots = Vec::new();
+                while let Some(Item::Not(start)) = items.get(pos) {
+                    nots.push(*start);
+                    pos += 1;
+                }
+                let mut p = match items.get(pos) {
+                    Some(Item::Operand(Some(x), _)) => self.pat(*x),
+                    Some(Item::Operand(None, range)) => self.body.alloc_pat(Pat::Missing, *range),
+                    _ => self.body.alloc_pat(Pat::Missing, Syn::range(n)),
+                };
+                pos += 1;
+                for start in nots.into_iter().rev() {
+                    let end = self.body.pat_range(p).end;
+                    p = self.body.alloc_pat(Pat::Not(p), TextRange::new(start, end));
+                }
+                and_terms = Some(match and_terms {
+                    Some(l) => self.join_pats(l, p, Pat::And),
+                    None => p,
+                });
+                if !matches!(items.get(pos), Some(Item::And)) {
+                    break;
+                }
+                pos += 1;
+            }
+            let term =
+                and_terms.unwrap_or_else(|| self.body.alloc_pat(Pat::Missing, Syn::range(n)));
+            or_terms = Some(match or_terms {
+                Some(l) => self.join_pats(l, term, Pat::Or),
+                None => term,
+            });
+            if !matches!(items.get(pos), Some(Item::Or)) {
+                break;
+            }
+            pos += 1;
+        }
+        or_terms.unwrap_or_else(|| self.body.alloc_pat(Pat::Missing, Syn::range(n)))
+    }
+
+    fn join_pats(&mut self, l: PatId, r: PatId, make: fn(PatId, PatId) -> Pat) -> PatId {
+        let range = TextRange::new(self.body.pat_range(l).start, self.body.pat_range(r).end);
+        self.body.alloc_pat(make(l, r), range)
+    }
+
+    fn relational_pat(&mut self, n: Node<'t>) -> Pat {
+        let syn = self.syn;
+        let op = match Some(syn.first_token(n)) {
+            Some("<") => RelOp::Lt,
+            Some("<=") => RelOp::Le,
+            Some(">") => RelOp::Gt,
+            _ => RelOp::Ge,
+        };
+        Pat::Relational {
+            op,
+            value: self.child_expr(n),
+        }
+    }
+
     /// A pattern, or the id of an inner one it stands for (parentheses).
     fn pat_kind(&mut self, n: Node<'t>) -> Result<Pat, PatId> {
         let syn = self.syn;
         let first = || syn.first_named(n);
         Ok(match syn.kind(n) {
-            K::ConstantPattern => Pat::Constant(self.child_expr(n)),
-            K::ParenthesizedPattern => {
-                return Err(match first() {
-                    Some(p) => self.pat(p),
-                    None => self.body.alloc_pat(Pat::Missing, Syn::range(n)),
-                });
-            }
+            // `Point(X: 1, Y: _)` comes out as a call in a constant pattern; a
+            // call is never a constant, so it is a positional pattern.
+            K::ConstantPattern => match first() {
+                Some(c) if syn.kind(c) == K::InvocationExpression => self.call_pattern(c),
+                Some(c) if syn.kind(c) == K::TupleExpression => Pat::Recursive {
+                    ty: None,
+                    positional: Some(self.arg_subpatterns(c)),
+                    properties: None,
+                    binding: None,
+                },
+                Some(c) => Pat::Constant(self.expr(c)),
+                None => Pat::Missing,
+            },
+            K::ParenthesizedPattern => return self.parenthesized_pat(n),
             // A repaired leading `[..` reads `[_ `: the original has `.`.
             K::Discard if syn.byte_at(n.start_byte()) == b'.' => Pat::Slice(None),
             K::Discard => Pat::Discard,
-            K::DeclarationPattern => {
-                let ty = self.boxed_type(n, F::Type);
-                let binding = syn
-                    .field(n, F::Name)
-                    .map(|id| self.bind(id, Some((*ty).clone()), BindingKind::Pattern));
-                Pat::Declaration { ty, binding }
-            }
-            K::VarPattern => {
+            K::DeclarationPattern
+                if syn
+                    .field(n, F::Type)
+                    .is_some_and(|t| syn.kind(t) == K::ImplicitType) =>
+            {
                 let mut bindings = Vec::new();
                 self.designations(n, &mut bindings, 0);
                 Pat::Var(bindings.into_boxed_slice())
             }
-            K::NegatedPattern => match first() {
-                Some(p) => Pat::Not(self.pat(p)),
-                None => Pat::Missing,
-            },
-            K::AndPattern | K::OrPattern => {
-                let l = self.opt_pat(syn.field(n, F::Left), n);
-                let r = self.opt_pat(syn.field(n, F::Right), n);
-                if syn.kind(n) == K::AndPattern { Pat::And(l, r) } else { Pat::Or(l, r) }
-            }
-            K::RelationalPattern => {
-                let op = match Some(syn.first_token(n)) {
-                    Some("<") => RelOp::Lt,
-                    Some("<=") => RelOp::Le,
-                    Some(">") => RelOp::Gt,
-                    _ => RelOp::Ge,
-                };
-                Pat::Relational { op, value: self.child_expr(n) }
-            }
+            K::DeclarationPattern => self.declaration_pat(n),
+            K::VarPattern => self.var_pat(n),
+            K::NegatedPattern | K::AndPattern | K::OrPattern => return Err(self.logical_pat(n)),
+            K::RelationalPattern => self.relational_pat(n),
             K::TypePattern => Pat::Type(self.boxed_type(n, F::Type)),
             K::RecursivePattern => self.recursive_pattern(n),
             K::ListPattern => self.list_pattern(n),
             K::Error => Pat::Missing,
+            K::TupleExpression => Pat::Recursive {
+                ty: None,
+                positional: Some(self.arg_subpatterns(n)),
+                properties: None,
+                binding: None,
+            },
             // Case labels (`case X:`) and constant subpatterns come as expressions.
             _ => Pat::Constant(self.expr(n)),
         })
+    }
+
+    /// `T(a, b: p)` read as a call: a positional pattern.
+    fn call_pattern(&mut self, call: Node<'t>) -> Pat {
+        let syn = self.syn;
+        let ty = syn
+            .field(call, F::Function)
+            .map(|f| Box::new(syn.type_ref(f)));
+        let positional = match syn.field(call, F::Arguments) {
+            Some(args) => self.arg_subpatterns(args),
+            None => Box::new([]),
+        };
+        Pat::Recursive {
+            ty,
+            positional: Some(positional),
+            properties: None,
+            binding: None,
+        }
+    }
+
+    /// Arguments (of a call or tuple read where a pattern belongs) as subpatterns.
+    fn arg_subpatterns(&mut self, list: Node<'t>) -> Box<[Subpattern]> {
+        let syn = self.syn;
+        let mut subs = Vec::new();
+        for a in syn.named(list) {
+            if syn.kind(a) != K::Argument {
+                continue;
+            }
+            let name = syn.field(a, F::Name);
+            let path: Box<[Name]> = name.map(|n| syn.name(n)).into_iter().collect();
+            let value = syn.named(a).into_iter().rfind(|c| Some(*c) != name);
+            let pat = match value {
+                Some(v) => self.arg_pattern(v),
+                None => self.body.alloc_pat(Pat::Missing, Syn::range(a)),
+            };
+            subs.push(Subpattern { path, pat });
+        }
+        subs.into_boxed_slice()
+    }
+
+    /// An argument of a pattern read as a call, as a pattern.
+    fn arg_pattern(&mut self, v: Node<'t>) -> PatId {
+        let syn = self.syn;
+        let range = Syn::range(v);
+        if !self.enter(v) {
+            return self.body.alloc_pat(Pat::Missing, range);
+        }
+        let p = match syn.kind(v) {
+            K::Identifier if syn.text(v) == "_" => Pat::Discard,
+            K::DeclarationExpression => {
+                let ty = self.declared_type(syn.field(v, F::Type));
+                let binding = syn
+                    .field(v, F::Name)
+                    .filter(|id| syn.text(*id) != "_")
+                    .map(|id| self.bind(id, ty.clone(), BindingKind::Pattern));
+                match ty {
+                    Some(ty) => Pat::Declaration {
+                        ty: Box::new(ty),
+                        binding,
+                    },
+                    None => Pat::Var(Box::new([binding])),
+                }
+            }
+            K::InvocationExpression => self.call_pattern(v),
+            K::TupleExpression => Pat::Recursive {
+                ty: None,
+                positional: Some(self.arg_subpatterns(v)),
+                properties: None,
+                binding: None,
+            },
+            _ => Pat::Constant(self.expr(v)),
+        };
+        self.leave();
+        self.body.alloc_pat(p, range)
     }
 
     /// The variables of a designation (`x`, `_`, `(a, (b, _))`), flattened.
@@ -918,7 +1591,9 @@ impl<'t> BodyBuilder<'_, 't> {
             match syn.kind(c) {
                 K::Identifier => out.push(Some(self.bind(c, None, BindingKind::Pattern))),
                 K::Discard => out.push(None),
-                K::ParenthesizedVariableDesignation if depth < 64 => self.designations(c, out, depth + 1),
+                K::ParenthesizedVariableDesignation if depth < 64 => {
+                    self.designations(c, out, depth + 1)
+                }
                 _ => {}
             }
         }
@@ -942,11 +1617,19 @@ impl<'t> BodyBuilder<'_, 't> {
                 // `(p) x`: one positional subpattern with a designation.
                 _ => {
                     let pat = self.pat(c);
-                    positional = Some(Box::new([Subpattern { path: Box::new([]), pat }]) as Box<[Subpattern]>);
+                    positional = Some(Box::new([Subpattern {
+                        path: Box::new([]),
+                        pat,
+                    }]) as Box<[Subpattern]>);
                 }
             }
         }
-        Pat::Recursive { ty, positional, properties, binding }
+        Pat::Recursive {
+            ty,
+            positional,
+            properties,
+            binding,
+        }
     }
 
     fn subpatterns(&mut self, clause: Node<'t>) -> Box<[Subpattern]> {
@@ -957,14 +1640,23 @@ impl<'t> BodyBuilder<'_, 't> {
                 continue;
             }
             let children = syn.children(sp);
-            let colon = children.iter().position(|c| !c.is_named() && syn.text(*c) == ":");
-            let path = match colon.and_then(|i| i.checked_sub(1)).and_then(|i| children.get(i)) {
+            let colon = children
+                .iter()
+                .position(|c| !c.is_named() && syn.text(*c) == ":");
+            let path = match colon
+                .and_then(|i| i.checked_sub(1))
+                .and_then(|i| children.get(i))
+            {
                 Some(p) => self.pattern_path(*p),
                 None => Box::new([]) as Box<[Name]>,
             };
-            let pat = children.iter().rev().find(|c| c.is_named() || c.is_error()).copied();
+            let pat = children.iter().rev().find(|c| syn.is_node(**c)).copied();
             let pat = match (pat, colon) {
-                (Some(p), Some(i)) if children.iter().position(|c| *c == p).is_some_and(|j| j > i) => self.pat(p),
+                (Some(p), Some(i))
+                    if children.iter().position(|c| *c == p).is_some_and(|j| j > i) =>
+                {
+                    self.pat(p)
+                }
                 (Some(p), None) => self.pat(p),
                 _ => self.body.alloc_pat(Pat::Missing, Syn::range(sp)),
             };
@@ -1008,7 +1700,7 @@ impl<'t> BodyBuilder<'_, 't> {
         let mut prev_end = n.start_byte();
         let mut in_brackets = false;
         for c in syn.children(n) {
-            if !c.is_named() && !c.is_error() {
+            if !syn.is_node(c) {
                 match syn.text(c) {
                     "[" => in_brackets = true,
                     "]" => in_brackets = false,
@@ -1028,7 +1720,10 @@ impl<'t> BodyBuilder<'_, 't> {
             // A repaired `.. var rest` reads `   var rest`: the original has `..`.
             let gap = syn.src.get(prev_end..c.start_byte()).unwrap_or("");
             let p = if gap.trim() == ".." {
-                let range = TextRange::new(prev_end as u32 + (gap.len() - gap.trim_start().len()) as u32, c.end_byte() as u32);
+                let range = TextRange::new(
+                    prev_end as u32 + (gap.len() - gap.trim_start().len()) as u32,
+                    c.end_byte() as u32,
+                );
                 self.body.alloc_pat(Pat::Slice(Some(p)), range)
             } else {
                 p
@@ -1036,6 +1731,9 @@ impl<'t> BodyBuilder<'_, 't> {
             items.push(p);
             prev_end = c.end_byte();
         }
-        Pat::List { items: items.into_boxed_slice(), binding }
+        Pat::List {
+            items: items.into_boxed_slice(),
+            binding,
+        }
     }
 }

@@ -209,6 +209,10 @@ pub(crate) enum K {
     StringLiteralContent,
     StringLiteralEncoding,
     VerbatimStringLiteral,
+    /// The `this` and `base` keywords (anonymous tokens in this grammar, but
+    /// expressions).
+    This,
+    Base,
     /// An ERROR node.
     Error,
     /// An anonymous token (`(`, `ref`, `=>`...): read its text.
@@ -495,7 +499,11 @@ pub(crate) fn tables() -> &'static Tables {
             .map(|id| {
                 let id = id as u16;
                 if !lang.node_kind_is_named(id) {
-                    return K::Anon;
+                    return match lang.node_kind_for_id(id) {
+                        Some("this") => K::This,
+                        Some("base") => K::Base,
+                        _ => K::Anon,
+                    };
                 }
                 lang.node_kind_for_id(id).map_or(K::Other, kind_of_name)
             })

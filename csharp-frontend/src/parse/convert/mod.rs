@@ -4,6 +4,8 @@
 mod body;
 mod decl;
 mod errors;
+
+pub(crate) use errors::is_error_node;
 mod expr;
 mod kinds;
 mod syn;
@@ -15,8 +17,8 @@ use self::kinds::{F, K};
 use self::syn::Syn;
 use crate::hir::{
     Accessor, AccessorKind, Body, BodyId, BodyRoot, FileSyntax, Member, MemberKind, Modifiers,
-    Name, NamespaceScope, Param, ParamModifier, Predefined, ScopeId, SyntaxError,
-    TextRange, TypeDecl, TypeDeclId, TypeKind, TypeRef, UsingDirective, UsingKind,
+    Name, NamespaceScope, Param, ParamModifier, Predefined, ScopeId, SyntaxError, TextRange,
+    TypeDecl, TypeDeclId, TypeKind, TypeRef, UsingDirective, UsingKind,
 };
 
 /// Types and namespaces nested deeper than this are dropped with a note.
@@ -76,11 +78,16 @@ impl<'s, 't> FileCx<'s, 't> {
             match self.syn.kind(c) {
                 K::GlobalStatement => top_level.extend(self.syn.first_named(c)),
                 K::FileScopedNamespaceDeclaration => {
-                    let name = self.syn.field(c, F::Name).map(|nm| self.syn.dotted_name(nm));
+                    let name = self
+                        .syn
+                        .field(c, F::Name)
+                        .map(|nm| self.syn.dotted_name(nm));
                     let range = TextRange::new(c.start_byte() as u32, self.syn.src.len() as u32);
                     scope = self.push_scope(ScopeId(0), name.unwrap_or_default(), range);
                 }
-                K::Error if depth < MAX_DECL_DEPTH => self.compilation_unit(c, top_level, depth + 1),
+                K::Error if depth < MAX_DECL_DEPTH => {
+                    self.compilation_unit(c, top_level, depth + 1)
+                }
                 _ => self.item(c, Container::Scope(scope), depth),
             }
         }
@@ -121,9 +128,10 @@ impl<'s, 't> FileCx<'s, 't> {
                 }
             }
             K::GlobalAttribute => {
-                let target = self.syn.children(n).into_iter().find(|c| {
-                    !c.is_named() && matches!(self.syn.text(*c), "assembly" | "module")
-                });
+                let target =
+                    self.syn.children(n).into_iter().find(|c| {
+                        !c.is_named() && matches!(self.syn.text(*c), "assembly" | "module")
+                    });
                 let target = target.map(|t| Name::new(self.syn.text(t)));
                 for a in self.syn.named(n) {
                     if self.syn.kind(a) == K::Attribute {
@@ -134,7 +142,10 @@ impl<'s, 't> FileCx<'s, 't> {
             }
             K::NamespaceDeclaration => {
                 let parent = scope_of(self, container);
-                let name = self.syn.field(n, F::Name).map(|nm| self.syn.dotted_name(nm));
+                let name = self
+                    .syn
+                    .field(n, F::Name)
+                    .map(|nm| self.syn.dotted_name(nm));
                 let scope = self.push_scope(parent, name.unwrap_or_default(), Syn::range(n));
                 if let Some(body) = self.syn.field(n, F::Body) {
                     for c in self.syn.named(body) {
@@ -173,7 +184,10 @@ impl<'s, 't> FileCx<'s, 't> {
     fn using(&self, n: Node<'t>) -> UsingDirective {
         let syn = &self.syn;
         let global = syn.has_token(n, "global");
-        let target = syn.named(n).into_iter().rfind(|c| Some(*c) != syn.field(n, F::Name));
+        let target = syn
+            .named(n)
+            .into_iter()
+            .rfind(|c| Some(*c) != syn.field(n, F::Name));
         let kind = if let Some(alias) = syn.field(n, F::Name) {
             UsingKind::Alias {
                 alias: syn.name(alias),
@@ -184,7 +198,11 @@ impl<'s, 't> FileCx<'s, 't> {
         } else {
             UsingKind::Namespace(target.map(|t| syn.dotted_name(t)).unwrap_or_default())
         };
-        UsingDirective { kind, global, range: Syn::range(n) }
+        UsingDirective {
+            kind,
+            global,
+            range: Syn::range(n),
+        }
     }
 
     fn type_decl(&mut self, n: Node<'t>, scope: ScopeId, parent: Option<TypeDeclId>, depth: u32) {
@@ -209,7 +227,9 @@ impl<'s, 't> FileCx<'s, 't> {
                 has_error = true;
             }
             match syn.kind(c) {
-                K::ParameterList if kind != TypeKind::Delegate => primary_ctor = Some(syn.params(c)),
+                K::ParameterList if kind != TypeKind::Delegate => {
+                    primary_ctor = Some(syn.params(c))
+                }
                 K::BaseList => {
                     for b in syn.named(c) {
                         match syn.kind(b) {
@@ -229,7 +249,10 @@ impl<'s, 't> FileCx<'s, 't> {
         }
         if let Some(body) = body {
             has_error |= body.is_missing()
-                || syn.children(body).iter().any(|c| c.is_error() || c.is_missing());
+                || syn
+                    .children(body)
+                    .iter()
+                    .any(|c| c.is_error() || c.is_missing());
         }
         let (attrs, _) = syn.attributes(n);
         let decl = TypeDecl {
@@ -256,7 +279,13 @@ impl<'s, 't> FileCx<'s, 't> {
             let mut b = BodyBuilder::new(syn, Syn::range(args));
             b.params(&params);
             let init = b.ctor_init_args(args, crate::hir::CtorInitKind::Base);
-            let body = b.finish(Some(BodyRoot::None), Some(init), false, args.has_error(), &mut self.file.syntax_errors);
+            let body = b.finish(
+                Some(BodyRoot::None),
+                Some(init),
+                false,
+                args.has_error(),
+                &mut self.file.syntax_errors,
+            );
             let body = self.add_body(body);
             self.file.types[id.0 as usize].primary_base_args = Some(body);
         }
@@ -266,7 +295,10 @@ impl<'s, 't> FileCx<'s, 't> {
                     kind: MemberKind::DelegateInvoke,
                     name: Name::new_inline("Invoke"),
                     ty: syn.field(n, F::Type).map(|t| syn.type_ref(t)),
-                    params: syn.field(n, F::Parameters).map(|p| syn.params(p)).unwrap_or_default(),
+                    params: syn
+                        .field(n, F::Parameters)
+                        .map(|p| syn.params(p))
+                        .unwrap_or_default(),
                     range: Syn::range(n),
                     name_range: name_node.map_or(Syn::range(n), Syn::range),
                     has_error: n.has_error(),
@@ -292,7 +324,9 @@ impl<'s, 't> FileCx<'s, 't> {
     fn enum_member(&mut self, n: Node<'t>, ty: TypeDeclId) {
         let syn = self.syn;
         let name = syn.field(n, F::Name);
-        let initializer = syn.field(n, F::Value).map(|v| self.expr_body(v, &[], false));
+        let initializer = syn
+            .field(n, F::Value)
+            .map(|v| self.expr_body(v, &[], false));
         let (attrs, _) = syn.attributes(n);
         let member = Member {
             name: name.map_or_else(Name::default, |nm| syn.name(nm)),
@@ -311,7 +345,13 @@ impl<'s, 't> FileCx<'s, 't> {
         let mut b = BodyBuilder::new(self.syn, Syn::range(e));
         b.params(params);
         let root = b.expr_root(e);
-        let body = b.finish(Some(BodyRoot::Expr(root)), None, is_async, e.has_error(), &mut self.file.syntax_errors);
+        let body = b.finish(
+            Some(BodyRoot::Expr(root)),
+            None,
+            is_async,
+            e.has_error(),
+            &mut self.file.syntax_errors,
+        );
         self.add_body(body)
     }
 
@@ -339,15 +379,27 @@ impl<'s, 't> FileCx<'s, 't> {
             let args = syn.child_of(ci, K::ArgumentList);
             let mut init = match args {
                 Some(args) => b.ctor_init_args(args, kind),
-                None => crate::hir::CtorInit { kind, args: Box::new([]), range: Syn::range(ci) },
+                None => crate::hir::CtorInit {
+                    kind,
+                    args: Box::new([]),
+                    range: Syn::range(ci),
+                },
             };
             init.range = Syn::range(ci);
             init
         });
         let has_error = body.has_error()
-            || syn.child_of(n, K::ConstructorInitializer).is_some_and(|c| c.has_error());
+            || syn
+                .child_of(n, K::ConstructorInitializer)
+                .is_some_and(|c| c.has_error());
         let root = b.function_body(body);
-        let body = b.finish(Some(root), ctor_init, is_async, has_error, &mut self.file.syntax_errors);
+        let body = b.finish(
+            Some(root),
+            ctor_init,
+            is_async,
+            has_error,
+            &mut self.file.syntax_errors,
+        );
         self.add_body(body)
     }
 
@@ -436,8 +488,15 @@ impl<'s, 't> FileCx<'s, 't> {
         m.ty = syn.field(n, F::Type).map(|t| syn.type_ref(t));
         if kind == K::IndexerDeclaration {
             m.name = Name::new_inline("this");
-            m.params = syn.field(n, F::Parameters).map(|p| syn.params(p)).unwrap_or_default();
-            if let Some(this) = syn.children(n).into_iter().find(|c| !c.is_named() && syn.text(*c) == "this") {
+            m.params = syn
+                .field(n, F::Parameters)
+                .map(|p| syn.params(p))
+                .unwrap_or_default();
+            if let Some(this) = syn
+                .children(n)
+                .into_iter()
+                .find(|c| !c.is_named() && syn.text(*c) == "this")
+            {
                 m.name_range = Syn::range(this);
             }
         }
@@ -476,7 +535,8 @@ impl<'s, 't> FileCx<'s, 't> {
             AccessorKind::Get => None,
             _ => Some(m.ty.clone().unwrap_or(TypeRef::Error)),
         };
-        let is_async = modifiers.contains(Modifiers::ASYNC) || m.modifiers.contains(Modifiers::ASYNC);
+        let is_async =
+            modifiers.contains(Modifiers::ASYNC) || m.modifiers.contains(Modifiers::ASYNC);
         let body = syn
             .field(a, F::Body)
             .map(|b| self.function_body(a, b, &m.params, value_ty.as_ref(), is_async));
@@ -491,7 +551,10 @@ impl<'s, 't> FileCx<'s, 't> {
 
     fn method(&mut self, n: Node<'t>, kind: K, mut m: Member, is_async: bool) -> Member {
         let syn = self.syn;
-        m.params = syn.field(n, F::Parameters).map(|p| syn.params(p)).unwrap_or_default();
+        m.params = syn
+            .field(n, F::Parameters)
+            .map(|p| syn.params(p))
+            .unwrap_or_default();
         m.type_params = syn.type_params(n);
         m.constraints = syn.constraints(n);
         match kind {
@@ -511,14 +574,22 @@ impl<'s, 't> FileCx<'s, 't> {
                 m.ty = syn.field(n, F::Type).map(|t| syn.type_ref(t));
                 let op = syn.field(n, F::Operator);
                 let checked = syn.has_token(n, "checked");
-                m.name = Name::new(operator_name(op.map_or("", |o| syn.text(o)), m.params.len(), checked));
+                m.name = Name::new(operator_name(
+                    op.map_or("", |o| syn.text(o)),
+                    m.params.len(),
+                    checked,
+                ));
                 m.name_range = op.map_or(m.range, Syn::range);
             }
             K::ConversionOperatorDeclaration => {
                 m.kind = MemberKind::Conversion;
                 m.ty = syn.field(n, F::Type).map(|t| syn.type_ref(t));
                 let explicit = syn.has_token(n, "explicit");
-                m.name = Name::new_inline(if explicit { "op_Explicit" } else { "op_Implicit" });
+                m.name = Name::new_inline(if explicit {
+                    "op_Explicit"
+                } else {
+                    "op_Implicit"
+                });
                 if let Some(t) = syn.field(n, F::Type) {
                     m.name_range = Syn::range(t);
                 }
@@ -527,7 +598,9 @@ impl<'s, 't> FileCx<'s, 't> {
         }
         if let Some(body) = syn.field(n, F::Body) {
             m.body = Some(self.function_body(n, body, &m.params, None, is_async));
-        } else if kind == K::ConstructorDeclaration && syn.child_of(n, K::ConstructorInitializer).is_some() {
+        } else if kind == K::ConstructorDeclaration
+            && syn.child_of(n, K::ConstructorInitializer).is_some()
+        {
             // `C() : base(x);` has no body but still runs the initializer.
             m.body = Some(self.function_body(n, n, &m.params, None, is_async));
         }
@@ -556,7 +629,13 @@ impl<'s, 't> FileCx<'s, 't> {
         let root = b.top_level(stmts, range);
         let has_error = stmts.iter().any(|s| s.has_error());
         // Top-level statements that await run as an async `Main`.
-        let body = b.finish(Some(BodyRoot::Block(root)), None, false, has_error, &mut self.file.syntax_errors);
+        let body = b.finish(
+            Some(BodyRoot::Block(root)),
+            None,
+            false,
+            has_error,
+            &mut self.file.syntax_errors,
+        );
         let id = self.add_body(body);
         self.file.top_level = Some(id);
     }
@@ -568,7 +647,7 @@ pub(super) fn initializer_of<'t>(syn: &Syn<'_, 't>, d: Node<'t>) -> Option<Node<
     for c in syn.children(d) {
         if !c.is_named() && syn.text(c) == "=" {
             after_eq = true;
-        } else if after_eq && (c.is_named() || c.is_error()) {
+        } else if after_eq && syn.is_node(c) {
             return Some(c);
         }
     }

@@ -10,6 +10,8 @@ use crate::hir::{Name, TextRange};
 
 pub(crate) struct Syn<'a, 't> {
     pub src: &'a str,
+    /// Roughly where the stack was when the conversion started.
+    stack_base: usize,
     t: &'static Tables,
     /// One cursor for every child walk: creating one allocates.
     cursor: RefCell<TreeCursor<'t>>,
@@ -19,6 +21,7 @@ impl<'a, 't> Syn<'a, 't> {
     pub fn new(src: &'a str, root: Node<'t>) -> Syn<'a, 't> {
         Syn {
             src,
+            stack_base: stack_position(),
             t: tables(),
             cursor: RefCell::new(root.walk()),
         }
@@ -40,6 +43,11 @@ impl<'a, 't> Syn<'a, 't> {
             f(c);
             true
         });
+    }
+
+    /// Bytes of stack used since the conversion started.
+    pub fn stack_used(&self) -> usize {
+        self.stack_base.abs_diff(stack_position())
     }
 
     pub fn kind(&self, n: Node<'t>) -> K {
@@ -93,11 +101,17 @@ impl<'a, 't> Syn<'a, 't> {
         out
     }
 
+    /// Whether a child is a syntax node rather than punctuation: named nodes,
+    /// errors, and the `this`/`base` keywords.
+    pub fn is_node(&self, c: Node<'t>) -> bool {
+        c.is_named() || c.is_error() || matches!(self.kind(c), K::This | K::Base)
+    }
+
     /// Named children but comments.
     pub fn named(&self, n: Node<'t>) -> Vec<Node<'t>> {
         let mut out = Vec::with_capacity(n.named_child_count());
         self.each_child(n, |_, c| {
-            if c.is_named() || c.is_error() {
+            if self.is_node(c) {
                 out.push(c);
             }
             true
@@ -109,7 +123,7 @@ impl<'a, 't> Syn<'a, 't> {
     pub fn first_named(&self, n: Node<'t>) -> Option<Node<'t>> {
         let mut found = None;
         self.each_child(n, |_, c| {
-            if c.is_named() || c.is_error() {
+            if self.is_node(c) {
                 found = Some(c);
             }
             found.is_none()
@@ -150,7 +164,18 @@ impl<'a, 't> Syn<'a, 't> {
     }
 }
 
-fn walk<'t>(cursor: &mut TreeCursor<'t>, n: Node<'t>, mut f: impl FnMut(Option<u16>, Node<'t>) -> bool) {
+/// The address of a local: where the stack is now, give or take a frame.
+#[inline(never)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+fn walk<'t>(
+    cursor: &mut TreeCursor<'t>,
+    n: Node<'t>,
+    mut f: impl FnMut(Option<u16>, Node<'t>) -> bool,
+) {
     cursor.reset(n);
     if !cursor.goto_first_child() {
         return;

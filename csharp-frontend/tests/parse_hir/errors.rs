@@ -1,0 +1,267 @@
+//! Broken and hostile input: located errors, skipped bodies, no panics.
+
+use super::common::{dump, parse};
+use rlc_csharp::hir::SkipReason;
+
+#[test]
+fn errors_are_located_and_only_their_body_is_skipped() {
+    let src = "class C {\n  void Good() { x = 1; }\n  void Bad() { x = ; }\n  void Missing() { Foo( }\n}\nclass D { }\n";
+    let file = parse(src);
+    let names: Vec<&str> = file.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["C", "D"]);
+    let members = &file.types[0].members;
+    assert_eq!(members.len(), 3);
+    let skip = |i: usize| members[i].body.map(|b| file.body(b).skip);
+    assert_eq!(skip(0), Some(None));
+    assert_eq!(skip(1), Some(Some(SkipReason::SyntaxError)));
+    assert!(members[1].has_error && !members[0].has_error);
+    let bad_line = src.find("x = ;").unwrap_or(0) as u32;
+    assert!(
+        file.syntax_errors
+            .iter()
+            .any(|e| e.range.start >= bad_line && e.range.start < bad_line + 6),
+        "{:?}",
+        file.syntax_errors
+    );
+    assert!(file.syntax_errors.iter().all(|e| !e.message.is_empty()));
+}
+
+#[test]
+fn messages_name_the_token() {
+    let messages = |src: &str| -> Vec<String> {
+        parse(src)
+            .syntax_errors
+            .into_iter()
+            .map(|e| e.message)
+            .collect()
+    };
+    assert_eq!(
+        messages("class C { void M() { F(1)); } }"),
+        ["unexpected `)`"]
+    );
+    assert_eq!(
+        messages("class C { void M() { G(1, 2; } }"),
+        ["expected `)`"]
+    );
+    assert_eq!(
+        messages("class C { void M() { x = ; } }"),
+        ["expected identifier"]
+    );
+    assert_eq!(
+        messages("class C { void M() { var x = 1 } }"),
+        ["cannot parse `var x = 1`"]
+    );
+}
+
+fn assert_too_deep(src: &str) {
+    let file = parse(src);
+    assert!(
+        file.bodies
+            .iter()
+            .any(|b| b.skip == Some(SkipReason::TooDeep)),
+        "no body marked too deep"
+    );
+    assert!(
+        file.syntax_errors
+            .iter()
+            .any(|e| e.message.contains("nested too deeply"))
+    );
+    // The dump walks the HIR recursively too.
+    assert!(!rlc_csharp::hir::dump(&file, src).is_empty());
+}
+
+#[test]
+fn ten_thousand_levels_of_nesting_do_not_overflow_the_stack() {
+    let n = 10_000;
+    assert_too_deep(&format!(
+        "class C {{ int M() => {}1{}; }}",
+        "(".repeat(n),
+        ")".repeat(n)
+    ));
+    assert_too_deep(&format!("class C {{ int M() => {}a; }}", "a+".repeat(n)));
+    assert_too_deep(&format!(
+        "class C {{ void M() {{ {}{} }} }}",
+        "{".repeat(n),
+        "}".repeat(n)
+    ));
+    assert_too_deep(&format!(
+        "class C {{ void M() {{ {} x(); }} }}",
+        "if (a) ".repeat(n)
+    ));
+    assert_too_deep(&format!(
+        "class C {{ void M() {{ if (a) x(); {} }} }}",
+        "else if (a) x(); ".repeat(n)
+    ));
+    assert_too_deep(&format!("class C {{ object M() => a{}; }}", ".b".repeat(n)));
+    assert_too_deep(&format!("class C {{ object M() => a{}; }}", "()".repeat(n)));
+    assert_too_deep(&format!(
+        "class C {{ object M() => {}1; }}",
+        "x => ".repeat(n)
+    ));
+    assert_too_deep(&format!("class C {{ int M() => {}1; }}", "-".repeat(n)));
+    assert_too_deep(&format!(
+        "class C {{ bool M() => o is {}1; }}",
+        "not ".repeat(n)
+    ));
+    assert_too_deep(&format!(
+        "class C {{ bool M() => o is {}1{}; }}",
+        "{ A: ".repeat(n),
+        " }".repeat(n)
+    ));
+    assert_too_deep(&format!(
+        "class C {{ object f = {}1{}; }}",
+        "new X { A = ".repeat(n),
+        " }".repeat(n)
+    ));
+    assert_too_deep(&format!(
+        "class C {{ object f = {}{}; }}",
+        "new[] { ".repeat(n),
+        " }".repeat(n)
+    ));
+}
+
+#[test]
+fn deep_declarations_and_types_are_cut_without_overflow() {
+    let n = 10_000;
+    let file = parse(&format!("{}{}", "class A { ".repeat(n), "}".repeat(n)));
+    assert!(file.types.len() < 100);
+    assert!(
+        file.syntax_errors
+            .iter()
+            .any(|e| e.message.contains("nested too deeply"))
+    );
+    let file = parse(&format!("{}{}", "namespace A { ".repeat(n), "}".repeat(n)));
+    assert!(file.scopes.len() < 100);
+    let src = format!(
+        "class C {{ {}int{} f; [A({}1{})] void M() {{ }} }}",
+        "A<".repeat(n),
+        ">".repeat(n),
+        "(".repeat(n),
+        ")".repeat(n)
+    );
+    let file = parse(&src);
+    assert_eq!(file.types[0].members.len(), 2);
+    let file = parse(&format!(
+        "#if {}A{}\nclass C {{}}\n#endif\n",
+        "(".repeat(n),
+        ")".repeat(n)
+    ));
+    assert!(
+        file.syntax_errors
+            .iter()
+            .any(|e| e.message.contains("cannot evaluate"))
+    );
+}
+
+#[test]
+fn long_literal_concatenations_are_one_constant() {
+    let src = format!(
+        "class C {{ string s = {}\"a\"; }}",
+        "\"a\" + ".repeat(10_000)
+    );
+    let file = parse(&src);
+    assert!(file.syntax_errors.is_empty());
+    assert!(file.bodies[0].skip.is_none());
+}
+
+#[test]
+fn fifty_thousand_lines_parse_quickly() {
+    let mut src = String::from("namespace N {\nclass Big {\n");
+    let mut lines = 2;
+    let mut i = 0;
+    while lines < 50_000 {
+        src.push_str(&format!(
+            "  public int M{i}(int a, string s)\n  {{\n    using var r = new StreamReader(s);\n    if (a > {i}) return r.Read() + a;\n    var x = s?.Length ?? 0;\n    return x;\n  }}\n"
+        ));
+        lines += 7;
+        i += 1;
+    }
+    src.push_str("}\n}\n");
+    let start = std::time::Instant::now();
+    let file = parse(&src);
+    let elapsed = start.elapsed();
+    assert!(file.syntax_errors.is_empty());
+    assert_eq!(file.types[0].members.len(), i);
+    assert_eq!(file.bodies.len(), i);
+    // Generous bound: debug build on a loaded 2-core machine.
+    assert!(elapsed.as_secs() < 60, "{elapsed:?}");
+}
+
+#[test]
+fn garbage_never_panics() {
+    let samples = [
+        "",
+        "\0",
+        "}",
+        "{{{{",
+        "class",
+        "class C : { void",
+        "#if",
+        "#if A\n#elif\n#else\n#else\n",
+        "\"",
+        "@\"",
+        "$\"{",
+        "$@\"{\"",
+        "\"\"\"",
+        "'",
+        "/*",
+        "class C { void M() { a?.; ?. = ; x => => ; } }",
+        "[[[[",
+        "namespace ;",
+        "using = ;",
+        "class C { int this[] { } }",
+        "enum E { , , }",
+        "delegate;",
+        "record R(;",
+        "a ?. b ?[ c",
+        "class C { void M() { switch { case : } } }",
+        "class C { object o = new { = }; }",
+        "æøå 漢字 \u{feff} \u{a0}",
+        "class C { void M() { var (a, (b, ) = ; } }",
+        "#pragma warning disable\n#region\n#endregion\n#line 1 \"x\"\n",
+    ];
+    for s in samples {
+        let file = parse(s);
+        assert!(!file.scopes.is_empty(), "{s:?}");
+        let _ = dump(s);
+    }
+    // Every prefix of a realistic file.
+    let src = "using System;\nnamespace N {\n  [A(\"x\")] public class C<T> : IDisposable where T : new() {\n    private Stream _s = new MemoryStream();\n    public async Task<int> M(bool async, int[] xs) { foreach (var (a, b) in Pairs()) { if (a?.B is { C: > 1 } p) return p.C; } return xs switch { [..] => 0, _ => $@\"{async}\"\"\".Length }; }\n    public void Dispose() => _s?.Dispose();\n  }\n}\n";
+    for end in 0..=src.len() {
+        if src.is_char_boundary(end) {
+            let _ = parse(&src[..end]);
+        }
+    }
+}
+
+#[test]
+fn hir_expressions_stay_compact() {
+    assert!(std::mem::size_of::<rlc_csharp::hir::Expr>() <= 48);
+    assert!(std::mem::size_of::<rlc_csharp::hir::Stmt>() <= 48);
+    assert!(std::mem::size_of::<rlc_csharp::hir::Pat>() <= 48);
+}
+
+#[test]
+fn parses_from_many_threads_at_once() {
+    let srcs: Vec<String> = (0..64)
+        .map(|i| format!("class C{i} {{ void M() {{ var x = {i}; }} }}"))
+        .collect();
+    let handles: Vec<_> = srcs
+        .chunks(16)
+        .map(|chunk| {
+            let chunk = chunk.to_vec();
+            std::thread::spawn(move || {
+                chunk
+                    .iter()
+                    .map(|s| parse(s).types[0].name.to_string())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let names: Vec<String> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap_or_default())
+        .collect();
+    assert_eq!(names.len(), 64);
+    assert!(names.iter().enumerate().all(|(i, n)| *n == format!("C{i}")));
+}

@@ -560,6 +560,52 @@ fn files_with_grammar_gaps_are_annotated() {
     );
 }
 
+/// The parameter written as `param`, first after `context`.
+fn param_after(text: &str, context: &str, param: &str, attribute: &str) -> Annotation {
+    let from = text.find(context).expect("context") + context.len();
+    let start = from + text[from..].find(param).expect("parameter");
+    Annotation {
+        target: AnnotationTarget::Parameter {
+            range: rlc_csharp::hir::TextRange::new(start as u32, (start + param.len()) as u32),
+        },
+        attribute: attribute.into(),
+    }
+}
+
+#[test]
+fn declarations_tree_sitter_misreads_are_placed_as_the_front_end_reads_them() {
+    // EF Core's query tests: `async` as a parameter and an argument, with
+    // lambdas after it. As written, tree-sitter reads the last method as
+    // something else (placing its attributes there would edit overlapping
+    // text); the front end repairs the gap and finds the targets in its tree.
+    let src = "public class OrderQueries : QueryFixture\n{\n    public override Task Skip_unsupported(bool async)\n        => Task.CompletedTask;\n\n    // Not translated by this provider\n    public override Task Group_then_join(bool async)\n        => AssertFails(() => base.Group_then_join(async));\n\n    [Theory, MemberData(nameof(AsyncData))]\n    public virtual Task Project_optional_name(bool async)\n        => AssertQuery(\n            async,\n            s => s.Set<Order>().Select(o => new { o.Id, Name = o.Customer!.Name.ToString() }),\n            s => s.Set<Order>().Select(o => new { o.Id, Name = o.Customer == null ? null! : o.Customer.Name.ToString() }),\n            sorter: e => e.Id,\n            asserter: (e, a) =>\n            {\n                AssertEqual(e.Id, a.Id);\n                AssertEqual(e.Name, a.Name);\n            });\n}\n";
+    assert!(syntax_errors(src) > 0, "no longer a grammar gap");
+    let out = place(src, |t| {
+        [
+            "Task Skip_unsupported(",
+            "Task Group_then_join(",
+            "Task Project_optional_name(",
+        ]
+        .iter()
+        .flat_map(|header| {
+            let name = header.trim_start_matches("Task ").trim_end_matches('(');
+            [
+                ret(t, header, name, "NotOwning"),
+                member(t, header, name, "Calls(\"this\", \"Dispose\")"),
+                param_after(t, header, "bool async", "Owning"),
+            ]
+        })
+        .collect()
+    });
+    let expected = src
+        .replace(
+            "    public ",
+            "    [Calls(\"this\", \"Dispose\")]\n    [return: NotOwning]\n    public ",
+        )
+        .replace("(bool async)", "([Owning] bool async)");
+    assert_eq!(out, expected);
+}
+
 /// A method header written once per `#if` branch: tree-sitter, reading both
 /// branches, loses the whole file; the front end reads the branch the
 /// project's defines select, and the targets come from there.

@@ -24,6 +24,28 @@ pub(crate) enum Site<'t> {
     Param(ParamSite<'t>),
 }
 
+impl Site<'_> {
+    /// Neither the site nor anything around it is a syntax error: its
+    /// layout can be trusted.
+    pub(crate) fn sound(&self) -> bool {
+        let nodes = match self {
+            Site::Decl { decl, .. } => std::slice::from_ref(decl),
+            Site::Param(p) => p.nodes.as_slice(),
+        };
+        let outside_errors = |n: &Node| {
+            let mut at = n.parent();
+            while let Some(p) = at {
+                if p.is_error() {
+                    return false;
+                }
+                at = p.parent();
+            }
+            true
+        };
+        nodes.iter().all(|n| !n.has_error()) && nodes.first().is_some_and(outside_errors)
+    }
+}
+
 /// A parameter: a `parameter` node's children, or for a `params` array (which
 /// the grammar spreads over its parameter list) the children between commas.
 pub(crate) struct ParamSite<'t> {

@@ -244,19 +244,27 @@ pub fn annotate_file_with(
         };
         let range = annotation.target.range();
         let (site, in_front_end) = match locate::locate(root, &annotation.target) {
-            Ok(site) => (site, false),
-            // Where the text as written does not parse, the front end's tree
-            // (same offsets) may hold the declaration.
-            Err(reason) => root
-                .has_error()
-                .then(|| front_end.get_or_init(|| front_end_tree(text, options)))
-                .and_then(Option::as_ref)
-                .and_then(|t| locate::locate(t.root_node(), &annotation.target).ok())
-                .map(|site| (site, true))
-                .ok_or_else(|| AnnotateError::NotFound {
-                    at: cx.at(range.start as usize),
-                    reason,
-                })?,
+            Ok(site) if !root.has_error() || site.sound() => (site, false),
+            // Where tree-sitter cannot read the text as written (a grammar
+            // gap, both branches of an `#if`), the front end's tree (same
+            // offsets) holds the declaration as the target was found.
+            raw => {
+                let repaired = root
+                    .has_error()
+                    .then(|| front_end.get_or_init(|| front_end_tree(text, options)))
+                    .and_then(Option::as_ref)
+                    .and_then(|t| locate::locate(t.root_node(), &annotation.target).ok());
+                match (repaired, raw) {
+                    (Some(site), _) => (site, true),
+                    (None, Ok(site)) => (site, false),
+                    (None, Err(reason)) => {
+                        return Err(AnnotateError::NotFound {
+                            at: cx.at(range.start as usize),
+                            reason,
+                        });
+                    }
+                }
+            }
         };
         match site {
             Site::Decl {
@@ -308,7 +316,20 @@ pub fn annotate_file_with(
     let after = syntax::parse(&edited, Some(&tree))
         .map(|t| syntax::error_count(t.root_node()))
         .ok_or(AnnotateError::Parse)?;
-    if after > before {
+    // A file tree-sitter cannot read as written recovers differently after
+    // any edit: there the front end's view, which reads it, is the judge.
+    let worse = after > before
+        && (before == 0
+            || match (
+                front_end.get_or_init(|| front_end_tree(text, options)),
+                front_end_tree(&edited, options),
+            ) {
+                (Some(old), Some(new)) => {
+                    syntax::error_count(new.root_node()) > syntax::error_count(old.root_node())
+                }
+                _ => true,
+            });
+    if worse {
         return Err(AnnotateError::NewSyntaxErrors { before, after });
     }
     Ok(format!("{bom}{edited}"))

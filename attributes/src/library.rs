@@ -139,6 +139,7 @@ embed![
     "system_io_pipelines.toml",
     "system_io_pipes.toml",
     "system_linq.toml",
+    "system_linq_expressions.toml",
     "system_net.toml",
     "system_net_http.toml",
     "system_reflection.toml",

@@ -144,10 +144,12 @@ embed![
     "system_net_http.toml",
     "system_reflection.toml",
     "system_runtime.toml",
+    "system_security_claims.toml",
     "system_security_cryptography.toml",
     "system_text.toml",
     "system_text_json.toml",
     "system_threading.toml",
+    "system_transactions.toml",
     "system_xml.toml",
 ];
 

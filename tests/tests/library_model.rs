@@ -1246,6 +1246,28 @@ fn check_one(text: &str) -> Vec<String> {
     model.problems
 }
 
+/// A model file missing from the `embed!` list in `attributes/src/library.rs`
+/// would be left out of the binary without a word.
+#[test]
+fn every_model_file_is_embedded() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../attributes/library");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".toml"))
+        .collect();
+    on_disk.sort();
+    let mut embedded: Vec<String> = library::embedded()
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .collect();
+    embedded.sort();
+    assert_eq!(
+        on_disk, embedded,
+        "attributes/library/*.toml and the embed! list differ"
+    );
+}
+
 /// Types per namespace, as the README's coverage table shows them.
 fn coverage() -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();

@@ -139,14 +139,17 @@ embed![
     "system_io_pipelines.toml",
     "system_io_pipes.toml",
     "system_linq.toml",
+    "system_linq_expressions.toml",
     "system_net.toml",
     "system_net_http.toml",
     "system_reflection.toml",
     "system_runtime.toml",
+    "system_security_claims.toml",
     "system_security_cryptography.toml",
     "system_text.toml",
     "system_text_json.toml",
     "system_threading.toml",
+    "system_transactions.toml",
     "system_xml.toml",
 ];
 

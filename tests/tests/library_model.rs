@@ -176,6 +176,8 @@ struct Walker<'m> {
     facts: Vec<(String, Vec<Option<String>>, FxHashSet<String>)>,
     /// Entries of the file's `external` list that some signature named.
     used_external: FxHashSet<String>,
+    /// (declaring type key, member signature): a type declares each signature once.
+    signatures: FxHashSet<(String, String)>,
     problems: Vec<String>,
 }
 
@@ -345,6 +347,136 @@ impl<'m> Walker<'m> {
         inner.type_params.extend(type_params(node, src));
         self.signature(node, &inner);
         self.specs(node, src);
+        let signature = self.member_signature(node, &inner);
+        if !self.signatures.insert((declaring, signature.clone())) {
+            self.problem(node, format!("`{signature}` is declared twice in the type"));
+        }
+    }
+
+    /// What tells a member apart from the others of its type, as C# sees it:
+    /// the name, the method arity, and the parameter types with their
+    /// `ref`/`out`/`in` (nullable annotations on reference types do not count).
+    fn member_signature(&self, node: Node<'_>, scope: &Scope) -> String {
+        let src = self.src();
+        let field = |name: &str| node.child_by_field_name(name).map_or("", |n| text(n, src));
+        let name = match node.kind() {
+            "constructor_declaration" => ".ctor".to_string(),
+            "indexer_declaration" => "this".to_string(),
+            "operator_declaration" => format!("operator {}", field("operator")),
+            "conversion_operator_declaration" => {
+                let target = node
+                    .child_by_field_name("type")
+                    .map(|t| self.canonical(t, scope))
+                    .unwrap_or_default();
+                format!("operator {target}")
+            }
+            "field_declaration" | "event_field_declaration" => {
+                let declaration = child_of_kind(node, "variable_declaration");
+                let declarator = declaration.and_then(|d| child_of_kind(d, "variable_declarator"));
+                let name = declarator.and_then(|d| d.child_by_field_name("name"));
+                return name.map_or("", |n| text(n, src)).to_string();
+            }
+            "method_declaration" => {
+                let arity = type_params(node, src).len();
+                if arity == 0 {
+                    field("name").to_string()
+                } else {
+                    format!("{}`{arity}", field("name"))
+                }
+            }
+            _ => return field("name").to_string(),
+        };
+        let params: Vec<String> = parameter_types(node, src)
+            .into_iter()
+            .map(|(by_ref, ty)| {
+                let ty = self.canonical(ty, scope);
+                match by_ref.map(|m| text(m, src)) {
+                    Some(m) => format!("{m} {ty}"),
+                    None => ty,
+                }
+            })
+            .collect();
+        format!("{name}({})", params.join(", "))
+    }
+
+    /// A type as signatures compare it: named types by their key, type
+    /// parameters by name, `?` only on value types.
+    fn canonical(&self, node: Node<'_>, scope: &Scope) -> String {
+        let src = self.src();
+        let inner = |n: Node<'_>| {
+            n.child_by_field_name("type")
+                .map(|t| self.canonical(t, scope))
+                .unwrap_or_default()
+        };
+        match node.kind() {
+            "nullable_type" if self.is_value_type(node.child_by_field_name("type"), scope) => {
+                format!("{}?", inner(node))
+            }
+            "nullable_type" => inner(node),
+            "array_type" => {
+                let rank = node
+                    .child_by_field_name("rank")
+                    .map_or("[]", |r| text(r, src));
+                format!("{}{rank}", inner(node))
+            }
+            "pointer_type" => format!("{}*", inner(node)),
+            "ref_type" | "scoped_type" => format!("ref {}", inner(node)),
+            "tuple_type" => {
+                let mut cursor = node.walk();
+                let elements: Vec<String> = node
+                    .named_children(&mut cursor)
+                    .filter_map(|e| e.child_by_field_name("type"))
+                    .map(|t| self.canonical(t, scope))
+                    .collect();
+                format!("({})", elements.join(", "))
+            }
+            "identifier" | "generic_name" | "qualified_name" | "alias_qualified_name" => {
+                let mut segments = Vec::new();
+                let mut global = false;
+                if !flatten(node, src, &mut segments, &mut global) {
+                    return text(node, src).to_string();
+                }
+                let args: Vec<String> = segments
+                    .iter()
+                    .flat_map(|(_, args)| args.iter().map(|&a| self.canonical(a, scope)))
+                    .collect();
+                let base = self
+                    .lookup(&segments, global, scope)
+                    .unwrap_or_else(|| text(node, src).to_string());
+                if args.is_empty() {
+                    base
+                } else {
+                    format!("{base}<{}>", args.join(", "))
+                }
+            }
+            _ => text(node, src).to_string(),
+        }
+    }
+
+    fn is_value_type(&self, node: Option<Node<'_>>, scope: &Scope) -> bool {
+        let Some(node) = node else { return false };
+        let src = self.src();
+        match node.kind() {
+            "predefined_type" => !matches!(text(node, src), "string" | "object" | "dynamic"),
+            "tuple_type" => true,
+            "identifier" | "generic_name" | "qualified_name" | "alias_qualified_name" => {
+                let mut segments = Vec::new();
+                let mut global = false;
+                // `T?` may be `Nullable<T>` (`where T : struct`): keep the `?`.
+                flatten(node, src, &mut segments, &mut global)
+                    && (is_type_param(&segments, global, scope)
+                        || self
+                            .lookup(&segments, global, scope)
+                            .and_then(|k| self.model.keys.get(&k))
+                            .is_some_and(|&(f, t)| {
+                                matches!(
+                                    self.model.files[f].file.types[t].kind,
+                                    LibraryTypeKind::Struct | LibraryTypeKind::Enum
+                                )
+                            }))
+            }
+            _ => false,
+        }
     }
 
     /// Resolves the types of a member's signature (return, parameters,
@@ -418,12 +550,29 @@ impl<'m> Walker<'m> {
                 self.resolve(arg, scope);
             }
         }
-        if let [(name, args)] = segments.as_slice()
-            && !global
-            && args.is_empty()
-            && scope.type_params.iter().any(|p| p == name)
-        {
+        if is_type_param(&segments, global, scope) {
             return None;
+        }
+        let found = self.lookup(&segments, global, scope);
+        match &found {
+            Some(k) if !self.model.keys.contains_key(k) => {
+                self.used_external.insert(k.clone());
+            }
+            Some(_) => {}
+            None => self.problem(node, format!("unknown type `{}`", text(node, src))),
+        }
+        found
+    }
+
+    /// The model or `external` key a written name denotes (a type parameter: its name).
+    fn lookup(
+        &self,
+        segments: &[(String, Vec<Node<'_>>)],
+        global: bool,
+        scope: &Scope,
+    ) -> Option<String> {
+        if is_type_param(segments, global, scope) {
+            return segments.first().map(|(name, _)| name.clone());
         }
         let keys: Vec<String> = segments
             .iter()
@@ -435,17 +584,9 @@ impl<'m> Walker<'m> {
                 }
             })
             .collect();
-        let found = candidates(&keys, &segments, scope, global, &self.loaded().file.usings)
+        candidates(&keys, segments, scope, global, &self.loaded().file.usings)
             .into_iter()
-            .find(|k| self.model.keys.contains_key(k) || self.loaded().external.contains(k));
-        match &found {
-            Some(k) if !self.model.keys.contains_key(k) => {
-                self.used_external.insert(k.clone());
-            }
-            Some(_) => {}
-            None => self.problem(node, format!("unknown type `{}`", text(node, src))),
-        }
-        found
+            .find(|k| self.model.keys.contains_key(k) || self.loaded().external.contains(k))
     }
 
     /// The spec attributes of a member, used as their definitions require.
@@ -641,6 +782,39 @@ fn parameters(node: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
+/// Each parameter's `ref`/`out`/`in` modifier and type, `params` arrays
+/// included (the grammar puts those in the list itself, not in a `parameter`).
+fn parameter_types<'t>(node: Node<'t>, src: &str) -> Vec<(Option<Node<'t>>, Node<'t>)> {
+    let Some(list) = node
+        .child_by_field_name("parameters")
+        .or_else(|| child_of_kind(node, "bracketed_parameter_list"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cursor = list.walk();
+    if cursor.goto_first_child() {
+        loop {
+            let child = cursor.node();
+            if child.kind() == "parameter" {
+                let mut c = child.walk();
+                let by_ref = child.named_children(&mut c).find(|m| {
+                    m.kind() == "modifier" && matches!(text(*m, src), "ref" | "out" | "in")
+                });
+                if let Some(ty) = child.child_by_field_name("type") {
+                    out.push((by_ref, ty));
+                }
+            } else if cursor.field_name() == Some("type") {
+                out.push((None, child));
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
 fn has_modifier(node: Node<'_>, src: &str, modifier: &str) -> bool {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
@@ -671,6 +845,11 @@ fn join(prefix: &str, name: &str, sep: &str) -> String {
     } else {
         format!("{prefix}{sep}{name}")
     }
+}
+
+/// Whether a written name is one of the type parameters in scope.
+fn is_type_param(segments: &[(String, Vec<Node<'_>>)], global: bool, scope: &Scope) -> bool {
+    matches!(segments, [(name, args)] if !global && args.is_empty() && scope.type_params.contains(name))
 }
 
 /// `A.B<C>.D` as segments with their type argument nodes; false for shapes
@@ -775,6 +954,7 @@ impl Model {
                 declarations: FxHashMap::default(),
                 facts: Vec::new(),
                 used_external: FxHashSet::default(),
+                signatures: FxHashSet::default(),
                 problems: Vec::new(),
             };
             let loaded = &self.files[file];
@@ -953,7 +1133,7 @@ fn the_embedded_model_is_well_formed() {
 /// each kind gives one problem of each kind.
 #[test]
 fn the_checks_reject_broken_models() {
-    let cases: [(&str, &str); 15] = [
+    let cases: [(&str, &str); 17] = [
         ("members = [\"void Read(\"]", "syntax error"),
         ("members = [\"Widget2()\"]", "must be named `Widget`"),
         ("members = [\"Gadget Make()\"]", "unknown type `Gadget`"),
@@ -999,6 +1179,14 @@ fn the_checks_reject_broken_models() {
             "is not meaningful here",
         ),
         ("must_call = []", "for types that are disposable"),
+        (
+            "members = [\"void Write(Stream s)\", \"void Write(System.IO.Stream? stream)\"]",
+            "`Write(System.IO.Stream)` is declared twice",
+        ),
+        (
+            "members = [\"void Log(string f, params object[] a)\", \"void Log(string format, params object?[] args)\"]",
+            "`Log(string, object[])` is declared twice",
+        ),
     ];
     for (body, expected) in cases {
         let text = format!(
@@ -1012,9 +1200,12 @@ fn the_checks_reject_broken_models() {
             "{body}: expected a problem containing {expected:?}, got {problems:#?}"
         );
     }
+    // Overloads C# tells apart: value-type nullability, `ref`, arity, `params`.
     let clean = check_one(
         "usings = [\"System\"]\n[[type]]\nname = \"System.IDisposable\"\nkind = \"interface\"\n\
-         must_call = [\"Dispose\"]\nmembers = [\"void Dispose()\"]\n",
+         must_call = [\"Dispose\"]\nmembers = [\"void Dispose()\"]\n\
+         [[type]]\nname = \"Test.Widget\"\nmembers = [\"void M(int x)\", \"void M(int? x)\", \
+         \"void M(ref int x)\", \"void M<T>(int x)\", \"void M(params int[] xs)\", \"void M(int[,] xs)\"]\n",
     );
     assert!(clean.is_empty(), "{clean:#?}");
 }
@@ -1053,6 +1244,28 @@ fn check_one(text: &str) -> Vec<String> {
         model.check();
     }
     model.problems
+}
+
+/// A model file missing from the `embed!` list in `attributes/src/library.rs`
+/// would be left out of the binary without a word.
+#[test]
+fn every_model_file_is_embedded() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../attributes/library");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".toml"))
+        .collect();
+    on_disk.sort();
+    let mut embedded: Vec<String> = library::embedded()
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .collect();
+    embedded.sort();
+    assert_eq!(
+        on_disk, embedded,
+        "attributes/library/*.toml and the embed! list differ"
+    );
 }
 
 /// Types per namespace, as the README's coverage table shows them.

@@ -301,14 +301,21 @@ mod tests {
 pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     let mut types = run.loaded.index.decl_stats.clone();
     types.merge(&run.lowered.stats.types);
-    let mut unknown: Vec<(&str, u64)> = types.unknown.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let mut unknown: Vec<(&str, u64)> = types
+        .unknown
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
     unknown.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     let s = &run.lowered.stats;
     let mut m = serde_json::Map::new();
     m.insert("files".into(), run.source_files().into());
     m.insert("lines".into(), run.loaded.lines.into());
     m.insert("bytes".into(), run.loaded.bytes.into());
-    m.insert("syntax_error_files".into(), run.loaded.syntax_error_files.into());
+    m.insert(
+        "syntax_error_files".into(),
+        run.loaded.syntax_error_files.into(),
+    );
     m.insert("calls".into(), s.calls.into());
     m.insert("calls_resolved".into(), s.calls_resolved.into());
     m.insert("types_resolved".into(), types.resolved.into());
@@ -328,8 +335,19 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
 
 /// The statistics as text for standard error.
 pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String {
-    let n = |k: &str| stats.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
-    let pct = |a: u64, b: u64| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+    let n = |k: &str| {
+        stats
+            .get(k)
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+    };
+    let pct = |a: u64, b: u64| {
+        if b == 0 {
+            100.0
+        } else {
+            100.0 * a as f64 / b as f64
+        }
+    };
     let mut out = format!(
         "files: {}, lines: {}, files with syntax errors: {} ({:.2}%)\n\
          calls resolved: {}/{} ({:.1}%)\n\
@@ -343,15 +361,24 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
         pct(n("calls_resolved"), n("calls")),
         n("types_resolved"),
         n("types_resolved") + n("types_unresolved"),
-        pct(n("types_resolved"), n("types_resolved") + n("types_unresolved")),
+        pct(
+            n("types_resolved"),
+            n("types_resolved") + n("types_unresolved")
+        ),
     );
     if let Some(serde_json::Value::Array(unknown)) = stats.get("unknown_types")
         && !unknown.is_empty()
     {
         out.push_str("unknown types (top 20 by use):\n");
         for u in unknown {
-            let name = u.get("name").and_then(serde_json::Value::as_str).unwrap_or("?");
-            let uses = u.get("uses").and_then(serde_json::Value::as_u64).unwrap_or(0);
+            let name = u
+                .get("name")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("?");
+            let uses = u
+                .get("uses")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0);
             out.push_str(&format!("  {uses:>7}  {name}\n"));
         }
     }
@@ -360,7 +387,11 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
 
 /// The lowered IR of a file's bodies (optionally only those whose name contains `method`).
 pub fn dump_ir(run: &CheckRun, file: FileId, method: Option<&str>) -> String {
-    let program = run.inference.as_ref().map(|i| &i.program).unwrap_or(&run.loaded.index.program);
+    let program = run
+        .inference
+        .as_ref()
+        .map(|i| &i.program)
+        .unwrap_or(&run.loaded.index.program);
     let mut out = String::new();
     for b in &run.lowered.bodies {
         if b.span.file == file && method.is_none_or(|m| b.name.contains(m)) {

@@ -11,7 +11,8 @@ use rlc_core::infer::{InferredSpec, SpecTarget, rule_reason};
 use rlc_core::program::{Origin, Program};
 use rlc_core::{FileId, Span};
 use rlc_csharp::annotate::{
-    self, AnnotateOptions, Annotation, AnnotationTarget, FileEdits, annotate_files, definitions_for, unified_diff,
+    self, AnnotateOptions, Annotation, AnnotationTarget, FileEdits, annotate_files,
+    definitions_for, unified_diff,
 };
 use rlc_csharp::hir::TextRange;
 use rlc_csharp::index::Origin as IndexOrigin;
@@ -30,7 +31,11 @@ fn fail(message: &str) -> ExitCode {
 
 /// Where a spec goes in the source, if it is on a source declaration.
 pub fn annotation_of(program: &Program, spec: &InferredSpec) -> Option<(FileId, Annotation)> {
-    let source_type = |t| program.get_ty(t).is_some_and(|d| d.origin == Origin::Source);
+    let source_type = |t| {
+        program
+            .get_ty(t)
+            .is_some_and(|d| d.origin == Origin::Source)
+    };
     let range = |s: Span| TextRange::new(s.start, s.end);
     let (span, target) = match &spec.target {
         SpecTarget::Type(t) => {
@@ -47,7 +52,12 @@ pub fn annotation_of(program: &Program, spec: &InferredSpec) -> Option<(FileId, 
             let md = program.get_method(*m)?;
             source_type(md.owner).then_some(())?;
             let s = md.span?;
-            (s, AnnotationTarget::Return { member_name: range(s) })
+            (
+                s,
+                AnnotationTarget::Return {
+                    member_name: range(s),
+                },
+            )
         }
         SpecTarget::Param(m, i) => {
             let md = program.get_method(*m)?;
@@ -96,7 +106,10 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     let config = match Config::load(args.config.file.as_deref(), &path) {
         Ok(c) => c,
         Err(e) => {
-            eprint!("{}", e.render(color.enabled(std::io::stderr().is_terminal())));
+            eprint!(
+                "{}",
+                e.render(color.enabled(std::io::stderr().is_terminal()))
+            );
             return exit::code(Outcome::Failed);
         }
     };
@@ -114,7 +127,8 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     let Some(inference) = &run.inference else {
         return fail("inference did not run");
     };
-    let root = std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    let root =
+        std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
     if args.format == InferFormat::Json {
         let text = json_report(&run, &inference.specs, inference.rounds, &root);
         return match write_out(args.output.as_deref(), &text) {
@@ -132,7 +146,9 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     let mut edits = Vec::new();
     let mut read_errors = Vec::new();
     for (file, annotations) in per_file {
-        let Some(entry) = run.index().files.get(file.0 as usize) else { continue };
+        let Some(entry) = run.index().files.get(file.0 as usize) else {
+            continue;
+        };
         match annotate::read_source_text(&entry.source.path) {
             Ok(original) => edits.push((
                 file,
@@ -156,7 +172,9 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
         })
         .collect();
     let files: Vec<FileEdits> = edits.iter().map(|(_, e)| e.clone()).collect();
-    let annotated = annotate_files(&files, |f| options_of.get(&f.path).cloned().unwrap_or_default());
+    let annotated = annotate_files(&files, |f| {
+        options_of.get(&f.path).cloned().unwrap_or_default()
+    });
     for (path, e) in &annotated.errors {
         eprintln!("warning: {} was not annotated: {e}", path.display());
     }
@@ -166,11 +184,19 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     // The attribute definitions for projects that get attributes but lack them.
     let mut new_files = Vec::new();
     let mut changed = annotated.changed.clone();
-    let mut projects: Vec<usize> = edits.iter().filter_map(|(f, _)| project_of(&run, *f)).collect();
+    let mut projects: Vec<usize> = edits
+        .iter()
+        .filter_map(|(f, _)| project_of(&run, *f))
+        .collect();
     projects.sort();
     projects.dedup();
     for p in projects {
-        if has_definitions(&run, p) || !annotated.changed.iter().any(|(path, ..)| run.workspace.projects[p].sources.contains(path)) {
+        if has_definitions(&run, p)
+            || !annotated
+                .changed
+                .iter()
+                .any(|(path, ..)| run.workspace.projects[p].sources.contains(path))
+        {
             continue;
         }
         match definitions_for(&run.workspace.projects[p], &root) {
@@ -187,12 +213,15 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     if args.apply && !args.allow_dirty {
         // As `cargo fix`: edits in place only where version control can undo them.
         let Some(repo_root) = &repo_root else {
-            return fail("the sources are not in a git repository, so the edits could not be undone; pass --allow-dirty to edit anyway");
+            return fail(
+                "the sources are not in a git repository, so the edits could not be undone; pass --allow-dirty to edit anyway",
+            );
         };
         let paths: Vec<PathBuf> = changed.iter().map(|(p, ..)| p.clone()).collect();
         match annotate::dirty_files(repo_root, &paths) {
             Ok(dirty) if !dirty.is_empty() => {
-                let names: Vec<String> = dirty.iter().map(|p| relative_name(repo_root, p)).collect();
+                let names: Vec<String> =
+                    dirty.iter().map(|p| relative_name(repo_root, p)).collect();
                 return fail(&format!(
                     "these files have uncommitted changes: {}; commit or stash them, or pass --allow-dirty",
                     names.join(", ")
@@ -234,7 +263,9 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
 
 fn write_out(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
-        Some(p) => std::fs::write(p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display())),
+        Some(p) => {
+            std::fs::write(p, text).map_err(|e| format!("cannot write `{}`: {e}", p.display()))
+        }
         None => {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
@@ -273,10 +304,22 @@ fn write_patch_dir(
                 || run.workspace.projects[p]
                     .path
                     .as_deref()
-                    .is_some_and(|csproj| csproj == path || path.parent() == csproj.parent() && !owners.iter().any(|o| o.is_some()))
+                    .is_some_and(|csproj| {
+                        csproj == path
+                            || path.parent() == csproj.parent()
+                                && !owners.iter().any(|o| o.is_some())
+                    })
         };
-        let c: Vec<_> = changed.iter().filter(|(path, ..)| mine(path)).cloned().collect();
-        let n: Vec<_> = new_files.iter().filter(|(path, _)| mine(path)).cloned().collect();
+        let c: Vec<_> = changed
+            .iter()
+            .filter(|(path, ..)| mine(path))
+            .cloned()
+            .collect();
+        let n: Vec<_> = new_files
+            .iter()
+            .filter(|(path, _)| mine(path))
+            .cloned()
+            .collect();
         let patch = unified_diff(repo, &c, &n);
         if patch.is_empty() {
             continue;
@@ -340,7 +383,13 @@ pub fn declaration_name(program: &Program, target: &SpecTarget) -> String {
     let method = |m: rlc_core::program::MethodId| {
         program
             .get_method(m)
-            .map(|md| format!("{}.{}", program.type_name(Some(md.owner)), md.property.clone().unwrap_or_else(|| md.name.clone())))
+            .map(|md| {
+                format!(
+                    "{}.{}",
+                    program.type_name(Some(md.owner)),
+                    md.property.clone().unwrap_or_else(|| md.name.clone())
+                )
+            })
             .unwrap_or_default()
     };
     match target {

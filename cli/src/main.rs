@@ -37,7 +37,8 @@ fn fail(message: &str) -> ExitCode {
 /// Writes `text` to `--output FILE` or standard output.
 fn emit(output: Option<&Path>, text: &str) -> Result<(), String> {
     match output {
-        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write `{}`: {e}", path.display())),
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display())),
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(text.as_bytes())
@@ -56,7 +57,10 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
     let config = match Config::load(args.config.file.as_deref(), &paths[0]) {
         Ok(c) => c,
         Err(e) => {
-            eprint!("{}", e.render(color.enabled(std::io::stderr().is_terminal())));
+            eprint!(
+                "{}",
+                e.render(color.enabled(std::io::stderr().is_terminal()))
+            );
             return exit::code(Outcome::Failed);
         }
     };
@@ -100,7 +104,8 @@ fn render_report(
     args: &CheckArgs,
     color: ColorChoice,
 ) -> String {
-    let root = std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    let root =
+        std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
     match args.format {
         Format::Human => {
             let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
@@ -141,7 +146,10 @@ fn init(args: InitArgs) -> ExitCode {
         target.clone()
     };
     if !dir.is_dir() {
-        return fail(&format!("`{}` is not a project or a directory", target.display()));
+        return fail(&format!(
+            "`{}` is not a project or a directory",
+            target.display()
+        ));
     }
     let mut wrote = Vec::new();
     for (name, content) in [

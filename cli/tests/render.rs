@@ -105,7 +105,7 @@ fn human_reports_look_like_rustc() {
         "- leaks here",
         "= note: `FileStream` must call `Dispose()`",
         "- `FileStream` must call `Dispose()` (library model)",
-        "- `Open` returns ownership (inferred (owning-return) from src/My Lib/B.cs:2:30: it returns a new `Reader`)",
+        "- `Open` returns ownership, inferred because it returns a new `Reader` (at src/My Lib/B.cs:2:30)",
         "= help: declare it with `using var s = ...`",
         "warning[RLC0002]: `r` leaks 100% of the time",
         "--> src/My Lib/B.cs:2:30\n",

@@ -15,7 +15,9 @@ use common::{assert_golden, rlc};
 const SAMPLES: [&str; 3] = ["file-tool", "data-access", "http-service"];
 
 fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("samples")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("samples")
 }
 
 /// `file.cs:line` of every `// LEAK:` marker in a sample.
@@ -29,7 +31,11 @@ fn leak_markers(sample: &Path) -> Vec<String> {
     files.sort();
     for f in files {
         let text = std::fs::read_to_string(&f).expect("read sample");
-        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        let name = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
         for (i, line) in text.lines().enumerate() {
             if line.contains("// LEAK:") {
                 out.push(format!("{name}:{}", i + 1));
@@ -151,9 +157,21 @@ fn inferred_patches_apply_compile_and_round_trip() {
     git(repo, &["add", "-A"]);
     let commit = git(
         repo,
-        &["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "samples"],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "samples",
+        ],
     );
-    assert!(commit.status.success(), "{}", String::from_utf8_lossy(&commit.stderr));
+    assert!(
+        commit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&commit.stderr)
+    );
     for s in SAMPLES {
         let dir = repo.join(s);
         let before = count_findings(&dir, &[]);
@@ -162,20 +180,39 @@ fn inferred_patches_apply_compile_and_round_trip() {
         assert!(!patch.stdout.is_empty(), "{s}: inference proposed nothing");
         let patch_file = repo.join(format!("{s}.patch"));
         std::fs::write(&patch_file, &patch.stdout).expect("write patch");
-        let check = git(repo, &["apply", "--check", patch_file.to_str().unwrap_or("")]);
-        assert!(check.status.success(), "{s}: {}", String::from_utf8_lossy(&check.stderr));
-        assert!(git(repo, &["apply", patch_file.to_str().unwrap_or("")]).status.success());
+        let check = git(
+            repo,
+            &["apply", "--check", patch_file.to_str().unwrap_or("")],
+        );
+        assert!(
+            check.status.success(),
+            "{s}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        assert!(
+            git(repo, &["apply", patch_file.to_str().unwrap_or("")])
+                .status
+                .success()
+        );
         // The patched sources parse cleanly: no syntax-error notes.
         let json = rlc(&dir, &["check", ".", "--format", "json", "--stats"]);
         let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
         assert_eq!(v["summary"]["stats"]["syntax_error_files"], 0, "{s}");
         // Inferring again finds everything in place.
         let again = rlc(&dir, &["infer", ".", "--check"]);
-        assert_eq!(again.code, Some(0), "{s}: patch not idempotent:\n{}", again.stdout);
+        assert_eq!(
+            again.code,
+            Some(0),
+            "{s}: patch not idempotent:\n{}",
+            again.stdout
+        );
         assert!(again.stdout.is_empty(), "{s}: {}", again.stdout);
         // The written specs do what the inferred ones did.
         let after = count_findings(&dir, &["--no-infer"]);
-        assert!(after <= before, "{s}: {after} findings with the written specs, {before} with inferred ones");
+        assert!(
+            after <= before,
+            "{s}: {after} findings with the written specs, {before} with inferred ones"
+        );
         if let Err(e) = mcs(&dir, s) {
             panic!("{s} does not compile after the patch: {e}");
         }

@@ -31,7 +31,9 @@ fn main() {
         std::process::exit(2);
     };
     if let Some(n) = threads
-        && let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global()
+        && let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
     {
         eprintln!("cannot set up {n} threads: {e}");
     }
@@ -55,7 +57,12 @@ fn main() {
     let parse = loaded.timings.read_parse.as_secs_f64();
     let index = loaded.timings.index.as_secs_f64();
     let frontend = discovery.as_secs_f64() + parse + index;
-    println!("input          {} ({} projects, {files} files, {mb:.1} MB, {} lines)", path.display(), ws.projects.len(), loaded.lines);
+    println!(
+        "input          {} ({} projects, {files} files, {mb:.1} MB, {} lines)",
+        path.display(),
+        ws.projects.len(),
+        loaded.lines
+    );
     println!("threads        {}", rayon::current_num_threads());
     println!("discovery      {:>8.3} s", discovery.as_secs_f64());
     println!(
@@ -65,8 +72,15 @@ fn main() {
         mb / parse.max(1e-9)
     );
     println!("index          {:>8.3} s", index);
-    println!("front end      {:>8.3} s   (discovery + read+parse + index)", frontend);
-    println!("resolve+lower  {:>8.3} s   {} bodies", lower.as_secs_f64(), lowered.bodies.len());
+    println!(
+        "front end      {:>8.3} s   (discovery + read+parse + index)",
+        frontend
+    );
+    println!(
+        "resolve+lower  {:>8.3} s   {} bodies",
+        lower.as_secs_f64(),
+        lowered.bodies.len()
+    );
     println!(
         "calls resolved {}/{} ({:.1}%)",
         lowered.stats.calls_resolved,
@@ -94,11 +108,17 @@ fn print_machine() {
         .unwrap_or_else(|| "unknown CPU".into());
     let mem = std::fs::read_to_string("/proc/meminfo")
         .ok()
-        .and_then(|s| s.lines().next().map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string()))
+        .and_then(|s| {
+            s.lines()
+                .next()
+                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").to_string())
+        })
         .and_then(|kb| kb.parse::<u64>().ok())
         .map(|kb| format!("{:.1} GiB", kb as f64 / 1024.0 / 1024.0))
         .unwrap_or_else(|| "?".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     println!("machine        {cpu}, {cores} cores, {mem} RAM");
 }
 

@@ -91,7 +91,11 @@ fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
         Provenance::Inferred { evidence, .. } => {
             // "taken as [Owning] because the method disposes it, at Foo.cs:42"
             return match &f.reason {
-                Some(reason) => format!("{}, inferred because {reason} (at {})", f.fact, at(*evidence)),
+                Some(reason) => format!(
+                    "{}, inferred because {reason} (at {})",
+                    f.fact,
+                    at(*evidence)
+                ),
                 None => format!("{}, inferred from {}", f.fact, at(*evidence)),
             };
         }

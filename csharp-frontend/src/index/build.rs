@@ -477,79 +477,77 @@ impl Builder<'_> {
 
     fn resolve_bases_of(&mut self, t: usize) {
         let wk = &self.index.well_known;
-            let id = TypeId(t as u32);
-            let parts = self.index.types[t].parts.clone();
-            let kind = self.index.types[t].kind;
-            let mut base: Option<Ty> = None;
-            let mut interfaces: Vec<Ty> = Vec::new();
-            let mut bounds = self.index.types[t].bounds.clone();
-            let own_offset = self.index.types[t]
-                .parent
-                .map(|p| self.index.types[p.index()].type_params.len())
-                .unwrap_or(0);
-            for part in parts {
-                let decl: TypeDecl = self.index.files[part.file.0 as usize]
-                    .syntax
-                    .ty(part.decl)
-                    .clone();
-                let mut ctx = self.type_ctx(id, part);
-                ctx.search_bases = false;
-                for (i, b) in decl.bases.iter().enumerate() {
-                    let ty = self.index.resolve_type_ref(&ctx, b, &mut self.stats);
-                    let is_class = ty
-                        .def()
-                        .map(|d| {
-                            matches!(
-                                self.index.types[d.index()].kind,
-                                TypeKind::Class | TypeKind::Record
-                            )
-                        })
-                        .unwrap_or(false);
-                    // Only the first entry of a class's base list can be its base class.
-                    if i == 0
-                        && is_class
-                        && matches!(kind, TypeKind::Class | TypeKind::Record)
-                        && base.is_none()
-                    {
-                        base = Some(ty);
-                    } else if !ty.is_unknown() && !interfaces.contains(&ty) {
-                        interfaces.push(ty);
-                    } else if ty.is_unknown() && i == 0 && base.is_none() {
-                        // An unknown base class still matters: the type derives from
-                        // something we cannot see.
-                        base = Some(Ty::Unknown);
-                    }
+        let id = TypeId(t as u32);
+        let parts = self.index.types[t].parts.clone();
+        let kind = self.index.types[t].kind;
+        let mut base: Option<Ty> = None;
+        let mut interfaces: Vec<Ty> = Vec::new();
+        let mut bounds = self.index.types[t].bounds.clone();
+        let own_offset = self.index.types[t]
+            .parent
+            .map(|p| self.index.types[p.index()].type_params.len())
+            .unwrap_or(0);
+        for part in parts {
+            let decl: TypeDecl = self.index.files[part.file.0 as usize]
+                .syntax
+                .ty(part.decl)
+                .clone();
+            let mut ctx = self.type_ctx(id, part);
+            ctx.search_bases = false;
+            for (i, b) in decl.bases.iter().enumerate() {
+                let ty = self.index.resolve_type_ref(&ctx, b, &mut self.stats);
+                let is_class = ty
+                    .def()
+                    .map(|d| {
+                        matches!(
+                            self.index.types[d.index()].kind,
+                            TypeKind::Class | TypeKind::Record
+                        )
+                    })
+                    .unwrap_or(false);
+                // Only the first entry of a class's base list can be its base class.
+                if i == 0
+                    && is_class
+                    && matches!(kind, TypeKind::Class | TypeKind::Record)
+                    && base.is_none()
+                {
+                    base = Some(ty);
+                } else if !ty.is_unknown() && !interfaces.contains(&ty) {
+                    interfaces.push(ty);
+                } else if ty.is_unknown() && i == 0 && base.is_none() {
+                    // An unknown base class still matters: the type derives from
+                    // something we cannot see.
+                    base = Some(Ty::Unknown);
                 }
-                for c in &decl.constraints {
-                    if let Some(pi) = decl.type_params.iter().position(|p| p.name == c.param) {
-                        let slot = own_offset + pi;
-                        let resolved: Vec<Ty> = c
-                            .bounds
-                            .iter()
-                            .map(|b| self.index.resolve_type_ref(&ctx, b, &mut self.stats))
-                            .collect();
-                        if let Some(bs) = bounds.get_mut(slot) {
-                            bs.extend(resolved.into_iter().filter(|b| !b.is_unknown()));
-                        }
+            }
+            for c in &decl.constraints {
+                if let Some(pi) = decl.type_params.iter().position(|p| p.name == c.param) {
+                    let slot = own_offset + pi;
+                    let resolved: Vec<Ty> = c
+                        .bounds
+                        .iter()
+                        .map(|b| self.index.resolve_type_ref(&ctx, b, &mut self.stats))
+                        .collect();
+                    if let Some(bs) = bounds.get_mut(slot) {
+                        bs.extend(resolved.into_iter().filter(|b| !b.is_unknown()));
                     }
                 }
             }
-            if base.is_none() {
-                base = match kind {
-                    TypeKind::Class | TypeKind::Record => {
-                        wk.object.filter(|&o| o != id).map(Ty::named)
-                    }
-                    TypeKind::Struct | TypeKind::RecordStruct => wk.value_type.map(Ty::named),
-                    TypeKind::Enum => wk.enum_.map(Ty::named),
-                    TypeKind::Delegate => wk.delegate.map(Ty::named),
-                    TypeKind::Interface => None,
-                };
-            }
-            let data = &mut self.index.types[t];
-            data.base = base.filter(|b| b.def() != Some(id));
-            data.interfaces = interfaces;
-            data.bounds = bounds;
         }
+        if base.is_none() {
+            base = match kind {
+                TypeKind::Class | TypeKind::Record => wk.object.filter(|&o| o != id).map(Ty::named),
+                TypeKind::Struct | TypeKind::RecordStruct => wk.value_type.map(Ty::named),
+                TypeKind::Enum => wk.enum_.map(Ty::named),
+                TypeKind::Delegate => wk.delegate.map(Ty::named),
+                TypeKind::Interface => None,
+            };
+        }
+        let data = &mut self.index.types[t];
+        data.base = base.filter(|b| b.def() != Some(id));
+        data.interfaces = interfaces;
+        data.bounds = bounds;
+    }
 
     fn collect_members(&mut self) {
         for t in 0..self.index.types.len() {
@@ -564,35 +562,35 @@ impl Builder<'_> {
     }
 
     fn collect_members_of(&mut self, t: usize) {
-            let id = TypeId(t as u32);
-            let parts = self.index.types[t].parts.clone();
-            for part in parts {
-                let decl: TypeDecl = self.index.files[part.file.0 as usize]
-                    .syntax
-                    .ty(part.decl)
-                    .clone();
-                let ctx = self.type_ctx(id, part);
-                if let Some(params) = &decl.primary_ctor {
-                    self.add_primary_ctor(id, part, &ctx, &decl, params);
-                }
-                for (i, m) in decl.members.iter().enumerate() {
-                    self.add_member(id, part, &ctx, m, i as u32);
-                }
+        let id = TypeId(t as u32);
+        let parts = self.index.types[t].parts.clone();
+        for part in parts {
+            let decl: TypeDecl = self.index.files[part.file.0 as usize]
+                .syntax
+                .ty(part.decl)
+                .clone();
+            let ctx = self.type_ctx(id, part);
+            if let Some(params) = &decl.primary_ctor {
+                self.add_primary_ctor(id, part, &ctx, &decl, params);
             }
-            self.add_default_ctor(id);
-            let data = &self.index.types[t];
-            let has_extensions = data.is_static()
-                && data.parent.is_none()
-                && data
-                    .members
-                    .values()
-                    .flatten()
-                    .any(|m| self.index.members[m.index()].is_extension);
-            if has_extensions {
-                let ns = data.ns;
-                self.index.extension_classes.entry(ns).or_default().push(id);
+            for (i, m) in decl.members.iter().enumerate() {
+                self.add_member(id, part, &ctx, m, i as u32);
             }
         }
+        self.add_default_ctor(id);
+        let data = &self.index.types[t];
+        let has_extensions = data.is_static()
+            && data.parent.is_none()
+            && data
+                .members
+                .values()
+                .flatten()
+                .any(|m| self.index.members[m.index()].is_extension);
+        if has_extensions {
+            let ns = data.ns;
+            self.index.extension_classes.entry(ns).or_default().push(id);
+        }
+    }
 
     fn resolve_params(&mut self, ctx: &ScopeCtx, params: &[Param]) -> Vec<ParamData> {
         params

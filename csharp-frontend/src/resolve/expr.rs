@@ -375,7 +375,7 @@ impl Resolver<'_> {
             Some(Expr::PredefinedType(p)) => Qual::Type(self.index.predefined(*p)),
             Some(Expr::Name { name, type_args }) => {
                 let (name, type_args) = (name.clone(), type_args.clone());
-                self.name_qualifier(e, &name, type_args.as_deref())
+                self.name_qualifier(e, &name, type_args.as_deref().map(|t| &t[..]))
             }
             Some(Expr::AliasQualified { alias, name }) => {
                 let seg = PathSegment {
@@ -400,7 +400,7 @@ impl Resolver<'_> {
                 ..
             }) => {
                 let (receiver, name, type_args) = (*receiver, name.clone(), type_args.clone());
-                self.member_qualifier(e, receiver, &name, type_args.as_deref())
+                self.member_qualifier(e, receiver, &name, type_args.as_deref().map(|t| &t[..]))
             }
             _ => return Qual::Value(self.expr(e, None)),
         };
@@ -594,7 +594,7 @@ impl Resolver<'_> {
         let callee_expr = body.exprs.get(callee.index()).cloned();
         let (counted, ty) = match callee_expr {
             Some(Expr::Name { name, type_args }) => {
-                let targs = self.type_args(type_args.as_deref());
+                let targs = self.type_args(type_args.as_deref().map(|t| &t[..]));
                 (true, self.call_by_name(e, callee, &name, &targs, args))
             }
             Some(Expr::Local(b)) => {
@@ -619,7 +619,7 @@ impl Resolver<'_> {
                 type_args,
                 ..
             }) => {
-                let targs = self.type_args(type_args.as_deref());
+                let targs = self.type_args(type_args.as_deref().map(|t| &t[..]));
                 let recv = self.qualifier(receiver);
                 self.done[callee.index()] = true;
                 match recv {

@@ -284,19 +284,6 @@ fn line_end(text: &str, from: u32) -> u32 {
     from + rest.find('\n').unwrap_or(rest.len()) as u32
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offsets_of_lines_and_columns() {
-        let text = "ab\ncd\nef";
-        assert_eq!(offset_of(text, 1, 1), 0);
-        assert_eq!(offset_of(text, 2, 2), 4);
-        assert_eq!(line_end(text, 3), 5);
-    }
-}
-
 /// The front end's statistics for `--stats` (`summary.stats` in JSON).
 pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     let mut types = run.loaded.index.decl_stats.clone();
@@ -400,4 +387,17 @@ pub fn dump_ir(run: &CheckRun, file: FileId, method: Option<&str>) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_of_lines_and_columns() {
+        let text = "ab\ncd\nef";
+        assert_eq!(offset_of(text, 1, 1), 0);
+        assert_eq!(offset_of(text, 2, 2), 4);
+        assert_eq!(line_end(text, 3), 5);
+    }
 }

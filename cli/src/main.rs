@@ -87,7 +87,7 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
     }
     let summary = Summary {
         files: run.source_files(),
-        suppressed: suppressed.counts.clone(),
+        suppressed: suppressed.counts,
         stats,
     };
     let report = render_report(&run, &suppressed.kept, &summary, &args, color);

@@ -43,14 +43,20 @@ impl Obligation {
 #[derive(Debug)]
 pub struct MustCallTypes {
     of: Vec<Option<Obligation>>,
+    /// Alternatives (`also_disposes`) of each type and of its supertypes.
+    alternatives: Vec<Vec<String>>,
+    /// Every type after its supertypes (cycles broken arbitrarily).
+    supertypes_first: Vec<TypeId>,
 }
 
 impl MustCallTypes {
     pub fn compute(program: &Program) -> MustCallTypes {
         let n = program.types.len();
-        let mut table = MustCallTypes { of: vec![None; n] };
-        // Alternatives (`also_disposes`) of the type and of every supertype.
-        let mut alternatives: Vec<Vec<String>> = vec![Vec::new(); n];
+        let mut table = MustCallTypes {
+            of: vec![None; n],
+            alternatives: vec![Vec::new(); n],
+            supertypes_first: Vec::with_capacity(n),
+        };
         #[derive(Copy, Clone, PartialEq)]
         enum State {
             New,
@@ -81,7 +87,8 @@ impl MustCallTypes {
                     continue;
                 }
                 stack.pop();
-                table.update(program, t, &mut alternatives);
+                table.update(program, t);
+                table.supertypes_first.push(TypeId(t as u32));
                 state[t] = State::Done;
             }
         }
@@ -90,15 +97,30 @@ impl MustCallTypes {
         while cycle {
             cycle = false;
             for t in 0..n {
-                cycle |= table.update(program, t, &mut alternatives);
+                cycle |= table.update(program, t);
             }
         }
         table
     }
 
+    /// Every type of the program, each after its supertypes.
+    pub fn supertypes_first(&self) -> &[TypeId] {
+        &self.supertypes_first
+    }
+
+    /// Recomputes the obligation of `t` after its own `[MustCall]` changed. Its
+    /// subtypes keep their old value until they are refreshed in turn, so walk
+    /// [`Self::supertypes_first`] to bring a whole program up to date.
+    pub fn refresh(&mut self, program: &Program, t: TypeId) {
+        if t.index() < self.of.len() {
+            self.update(program, t.index());
+        }
+    }
+
     /// Recomputes the obligation of `t` from its supertypes' current values;
     /// returns whether it changed.
-    fn update(&mut self, program: &Program, t: usize, alternatives: &mut [Vec<String>]) -> bool {
+    fn update(&mut self, program: &Program, t: usize) -> bool {
+        let alternatives = &mut self.alternatives;
         let def = &program.types[t];
         let supers: Vec<usize> = def
             .supertypes

@@ -33,11 +33,11 @@ pub(super) fn apply(
     body_of: &FxHashMap<MethodId, usize>,
     specs: &mut Vec<InferredSpec>,
 ) {
-    // Bases first, so a subclass sees its base's verdict.
-    let mut order: Vec<TypeId> = (0..p.types.len() as u32).map(TypeId).collect();
-    order.sort_by_key(|t| depth(p, *t));
-    for t in order {
-        let types = MustCallTypes::compute(p);
+    // Bases first, so a subclass sees its base's verdict; refreshing one type
+    // at a time keeps this linear in the number of types.
+    let mut types = MustCallTypes::compute(p);
+    for t in types.supertypes_first().to_vec() {
+        types.refresh(p, t);
         if let Some(evidence) = qualifies(p, &types, bodies, body_of, t) {
             p.types[t.index()].must_call = Some((
                 MustCall::none(),
@@ -52,26 +52,9 @@ pub(super) fn apply(
                 rule: RULE,
                 evidence,
             });
+            types.refresh(p, t);
         }
     }
-}
-
-fn depth(p: &Program, t: TypeId) -> usize {
-    let mut d = 0;
-    let mut cur = Some(t);
-    while let Some(x) = cur {
-        cur = p.get_ty(x).and_then(|ty| {
-            ty.supertypes.iter().copied().find(|s| {
-                p.get_ty(*s)
-                    .is_some_and(|st| st.kind == TypeKind::Class || st.kind == TypeKind::Record)
-            })
-        });
-        d += 1;
-        if d > 64 {
-            break;
-        }
-    }
-    d
 }
 
 fn is_disposable_interface(p: &Program, t: TypeId) -> bool {

@@ -109,6 +109,15 @@ impl CheckRun {
 
 /// Runs discovery, the front end and the checker.
 pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
+    run_observed(opts, &mut |_| {})
+}
+
+/// [`run`], calling `after` with each phase's name as it ends (the benchmark
+/// samples memory there).
+pub fn run_observed(
+    opts: &RunOptions,
+    after: &mut dyn FnMut(&'static str),
+) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
     let mut workspace = discover(&opts.paths)?;
     if !opts.exclude.is_empty() {
@@ -117,17 +126,21 @@ pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
         }
     }
     let discovery = t.elapsed();
+    after("discovery");
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
     let loaded = load(&project_specs(&workspace), &library);
+    after("index");
     let t = Instant::now();
     let lowered = lower_all(&loaded.index);
     let lower = t.elapsed();
+    after("resolve + lower");
     let t = Instant::now();
     let inference = opts
         .infer
         .then(|| infer(&loaded.index.program, &lowered.bodies));
     let infer_time = t.elapsed();
+    after("infer");
     let t = Instant::now();
     let program = inference
         .as_ref()
@@ -140,6 +153,7 @@ pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
         .collect();
     diagnostics.extend(checker.check_classes());
     let check = t.elapsed();
+    after("check");
     let mut run = CheckRun {
         workspace,
         timings: PhaseTimings {

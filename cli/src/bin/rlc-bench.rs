@@ -1,33 +1,36 @@
 //! Measures rlc-sharp phase by phase on a repository and prints the numbers with
 //! the machine they were taken on:
 //!
-//!     cargo run --release --bin rlc-bench -- PATH [--threads N]
+//!     cargo run --release --bin rlc-bench -- PATH [--threads N] [--no-infer]
 //!
-//! Phases: discovery, read+parse, index, resolve+lower, check. Peak memory is the
-//! process's high-water mark (VmHWM).
+//! Runs the same pipeline as `rlc-sharp check`: discovery, read+parse, index
+//! (together the front end), resolve+lower, infer and check. For each phase it
+//! prints the time and the process's memory high-water mark (VmHWM) when the
+//! phase ended.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rlc_csharp::load::{ProjectSpec, embedded_library, load, lower_all};
-use rlc_csharp::project::discover;
+use rlc_sharp::driver::{RunOptions, run_observed};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut path = None;
     let mut threads = None;
+    let mut infer = true;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--threads" => threads = args.next().and_then(|n| n.parse::<usize>().ok()),
+            "--no-infer" => infer = false,
             "-h" | "--help" => {
-                println!("usage: rlc-bench PATH [--threads N]");
+                println!("usage: rlc-bench PATH [--threads N] [--no-infer]");
                 return;
             }
             other => path = Some(PathBuf::from(other)),
         }
     }
     let Some(path) = path else {
-        eprintln!("usage: rlc-bench PATH [--threads N]");
+        eprintln!("usage: rlc-bench PATH [--threads N] [--no-infer]");
         std::process::exit(2);
     };
     if let Some(n) = threads
@@ -38,62 +41,79 @@ fn main() {
         eprintln!("cannot set up {n} threads: {e}");
     }
     print_machine();
+    let opts = RunOptions {
+        paths: vec![path.clone()],
+        infer,
+        ..Default::default()
+    };
+    let mut peaks: Vec<(&str, Option<u64>)> = Vec::new();
     let t = Instant::now();
-    let ws = match discover(std::slice::from_ref(&path)) {
-        Ok(ws) => ws,
+    let run = match run_observed(&opts, &mut |phase| peaks.push((phase, peak_kb()))) {
+        Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(2);
         }
     };
-    let discovery = t.elapsed();
-    let specs = rlc_sharp_specs(&ws);
-    let loaded = load(&specs, &embedded_library());
+    let total = t.elapsed().as_secs_f64();
+    let peak_after = |phase: &str| {
+        peaks
+            .iter()
+            .find(|(p, _)| *p == phase)
+            .and_then(|(_, kb)| *kb)
+    };
+    let loaded = &run.loaded;
     let files = loaded.index.files.len();
     let mb = loaded.bytes as f64 / 1e6;
-    let t = Instant::now();
-    let lowered = lower_all(&loaded.index);
-    let lower = t.elapsed();
-    let parse = loaded.timings.read_parse.as_secs_f64();
-    let index = loaded.timings.index.as_secs_f64();
-    let frontend = discovery.as_secs_f64() + parse + index;
     println!(
         "input          {} ({} projects, {files} files, {mb:.1} MB, {} lines)",
         path.display(),
-        ws.projects.len(),
+        run.workspace.projects.len(),
         loaded.lines
     );
     println!("threads        {}", rayon::current_num_threads());
-    println!("discovery      {:>8.3} s", discovery.as_secs_f64());
+    println!("phase              time    peak memory at its end");
+    let t = &run.timings;
+    for (name, d) in t.phases() {
+        let secs = d.as_secs_f64();
+        // Read and parse end inside the loader, with indexing.
+        let mem = match name {
+            "read + parse" => String::new(),
+            _ => mb_text(peak_after(name)),
+        };
+        let rate = match name {
+            "read + parse" => format!(
+                "   ({:.0} files/s, {:.1} MB/s)",
+                files as f64 / secs.max(1e-9),
+                mb / secs.max(1e-9)
+            ),
+            _ => String::new(),
+        };
+        println!("{name:<16} {secs:>7.3} s {mem:>10}{rate}");
+    }
+    let front_end = (t.discovery + t.read_parse + t.index).as_secs_f64();
     println!(
-        "read+parse     {:>8.3} s   {:>8.0} files/s   {:>6.1} MB/s",
-        parse,
-        files as f64 / parse.max(1e-9),
-        mb / parse.max(1e-9)
-    );
-    println!("index          {:>8.3} s", index);
-    println!(
-        "front end      {:>8.3} s   (discovery + read+parse + index)",
-        frontend
+        "front end        {front_end:>7.3} s {:>10}   (discovery + read+parse + index)",
+        mb_text(peak_after("index"))
     );
     println!(
-        "resolve+lower  {:>8.3} s   {} bodies",
-        lower.as_secs_f64(),
-        lowered.bodies.len()
+        "analysis         {:>7.3} s              (resolve+lower + infer + check)",
+        (t.lower + t.infer + t.check).as_secs_f64()
     );
     println!(
-        "calls resolved {}/{} ({:.1}%)",
-        lowered.stats.calls_resolved,
-        lowered.stats.calls,
-        100.0 * lowered.stats.calls_resolved as f64 / lowered.stats.calls.max(1) as f64
+        "full check       {total:>7.3} s {:>10}   (wall clock, with reporting input notes)",
+        mb_text(peak_kb())
     );
-    println!("syntax errors  {} files", loaded.syntax_error_files);
-    println!("peak memory    {}", peak_rss());
-}
-
-/// Projects as the loader takes them.
-fn rlc_sharp_specs(ws: &rlc_csharp::project::Workspace) -> Vec<ProjectSpec> {
-    rlc_csharp::load::project_specs(ws)
+    let stats = &run.lowered.stats;
+    println!(
+        "calls resolved   {}/{} ({:.1}%)",
+        stats.calls_resolved,
+        stats.calls,
+        100.0 * stats.calls_resolved as f64 / stats.calls.max(1) as f64
+    );
+    println!("bodies           {}", run.lowered.bodies.len());
+    println!("syntax errors    {} files", loaded.syntax_error_files);
+    println!("findings         {}", run.diagnostics.len());
 }
 
 fn print_machine() {
@@ -122,15 +142,19 @@ fn print_machine() {
     println!("machine        {cpu}, {cores} cores, {mem} RAM");
 }
 
-fn peak_rss() -> String {
+/// The process's memory high-water mark in KB (Linux only).
+fn peak_kb() -> Option<u64> {
     std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map(|kb| format!("{:.0} MB", kb as f64 / 1024.0))
-        .unwrap_or_else(|| "unknown (no /proc/self/status)".into())
+}
+
+fn mb_text(kb: Option<u64>) -> String {
+    kb.map(|kb| format!("{:.0} MB", kb as f64 / 1024.0))
+        .unwrap_or_else(|| "?".into())
 }

@@ -34,6 +34,11 @@ fn recursive_patterns_with_extended_property_paths() {
         expr("o is Point(var x, int y, Inner(2, _))"),
         "(is o#0 (rec Point (pos (var x#3) (int y#4) (rec Inner (pos 2 _)))))"
     );
+    // ... except `nameof(X)`, a string constant, not a type named `nameof`.
+    assert_eq!(
+        expr("s is nameof(Queryable.First) or \"x\""),
+        "(is s#1 (or <string> \"x\"))"
+    );
 }
 
 #[test]

@@ -1507,9 +1507,12 @@ impl<'t> BodyBuilder<'_, 't> {
     /// `T(a, b: p)` read as a call: a positional pattern.
     fn call_pattern(&mut self, call: Node<'t>) -> Pat {
         let syn = self.syn;
-        let ty = syn
-            .field(call, F::Function)
-            .map(|f| Box::new(syn.type_ref(f)));
+        let function = syn.field(call, F::Function);
+        // `case nameof(X):` is the one call that is a constant: a string.
+        if function.is_some_and(|f| syn.text(f) == "nameof") {
+            return Pat::Constant(self.alloc(Expr::Literal(Literal::Str(None)), call));
+        }
+        let ty = function.map(|f| Box::new(syn.type_ref(f)));
         let positional = match syn.field(call, F::Arguments) {
             Some(args) => self.arg_subpatterns(args),
             None => Box::new([]),

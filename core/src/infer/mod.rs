@@ -9,6 +9,7 @@
 //! The result is deterministic: rules visit methods, fields and types in id
 //! order and apply what they found after each pass.
 
+mod borrowed_return;
 mod facts;
 mod no_obligation;
 mod rules;
@@ -145,6 +146,10 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "not-owning-getter",
         "the method returns an owning field of its class",
+    ),
+    (
+        "borrowed-return",
+        "the method only returns values it does not own (fields, elements, not-owning results)",
     ),
     (
         "no-obligation",

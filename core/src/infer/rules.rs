@@ -16,7 +16,7 @@
 use rustc_hash::FxHashMap;
 
 use super::facts::{BodyFacts, Root, body_facts};
-use super::{Inference, InferredAttr, InferredSpec, SpecTarget, no_obligation};
+use super::{Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, no_obligation};
 use crate::ir::{Body, NodeId};
 use crate::must_call::MustCallTypes;
 use crate::program::{
@@ -58,6 +58,7 @@ pub(super) fn run(program: &Program, bodies: &[Body]) -> Inference {
         st.must_call_alias_constructors(bodies, &types, &facts);
         st.must_call_alias_methods(bodies, &types, &facts);
         st.not_owning_getters(bodies, &types, &facts);
+        st.borrowed_returns(bodies, &types);
         if st.specs.len() == before || rounds >= MAX_ROUNDS {
             break;
         }
@@ -569,6 +570,26 @@ impl State {
                 SpecTarget::Return(m),
                 InferredAttr::NotOwning,
                 "not-owning-getter",
+                span,
+            );
+        }
+    }
+
+    /// `[return: NotOwning]` on methods that only return borrowed values.
+    fn borrowed_returns(&mut self, bodies: &[Body], types: &MustCallTypes) {
+        for body in bodies {
+            let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let Some(span) = borrowed_return::evidence(&self.p, types, body) else {
+                continue;
+            };
+            self.p.methods[m.index()].ret_ownership =
+                Ownership::NotOwning(inferred(borrowed_return::RULE, span));
+            self.record(
+                SpecTarget::Return(m),
+                InferredAttr::NotOwning,
+                borrowed_return::RULE,
                 span,
             );
         }

@@ -1,0 +1,153 @@
+//! Beyond the paper: `[return: NotOwning]` on a method that only ever returns
+//! values it does not own: a field (of any object), an element of a
+//! collection, `this`, a parameter it does not own, or the result of a call
+//! that is itself not owning (a property getter, `GetService`, a
+//! `[return: NotOwning]` method, which this rule may have found in an earlier
+//! round). Accessors such as EF Core's `GetDbConnection()` or a cache's
+//! `GetOrAdd` wrapper hand out what their object (or a container) owns; the
+//! paper's default would make every caller dispose it.
+//!
+//! Only methods no other method overrides or is overridden by qualify
+//! (not virtual, abstract or an override), so the inferred spec never conflicts
+//! with another member's.
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::{Body, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::must_call::MustCallTypes;
+use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
+use crate::program::{Const, MethodDef, MethodKind, Ownership, ParamMode, Program};
+use crate::span::Span;
+
+pub(super) const RULE: &str = "borrowed-return";
+
+/// The span of the first return of a borrowed value, when `body`'s method
+/// qualifies and every value it returns is borrowed.
+pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Option<Span> {
+    let md = p.get_method(body.method?)?;
+    if !candidate(md) || types.of_value(&md.ret).is_none() || body.is_iterator {
+        return None;
+    }
+    let defs = definitions(body);
+    let mut first: Option<NodeId> = None;
+    for (i, node) in body.nodes.iter().enumerate() {
+        let Stmt::Return(value) = &node.stmt else {
+            continue;
+        };
+        match value {
+            Some(Operand::Var(v)) => match borrowed(p, md, body, &defs, *v) {
+                Some(true) => {
+                    first.get_or_insert(NodeId(i as u32));
+                }
+                Some(false) => {}
+                None => return None,
+            },
+            Some(_) | None => {}
+        }
+    }
+    first.map(|n| body.node(n).span)
+}
+
+fn candidate(md: &MethodDef) -> bool {
+    md.kind == MethodKind::Ordinary
+        && md.ret_ownership == Ownership::Default
+        && md.ret_must_call.is_none()
+        && md.ret_must_call_alias.is_none()
+        && md.this_must_call_alias.is_none()
+        && md.overrides.is_empty()
+        && !md.is_virtual
+        && !md.is_abstract
+        && md.has_body
+}
+
+/// The statements that assign each variable.
+fn definitions(body: &Body) -> Vec<Vec<NodeId>> {
+    let mut defs = vec![Vec::new(); body.vars.len()];
+    for (i, node) in body.nodes.iter().enumerate() {
+        let dst = match &node.stmt {
+            Stmt::Copy { dst, .. }
+            | Stmt::Opaque { dst, .. }
+            | Stmt::Load { dst, .. }
+            | Stmt::Element { dst, .. } => Some(*dst),
+            Stmt::Call(call) => {
+                // `out`/`ref` arguments are assigned by the call too.
+                for a in &call.args {
+                    if let (ParamMode::Out | ParamMode::Ref, Operand::Var(u)) = (a.mode, &a.value)
+                        && let Some(slot) = defs.get_mut(u.index())
+                    {
+                        slot.push(NodeId(i as u32));
+                    }
+                }
+                call.dst
+            }
+            Stmt::Closure { dst, .. } => *dst,
+            _ => None,
+        };
+        if let Some(slot) = dst.and_then(|d| defs.get_mut(d.index())) {
+            slot.push(NodeId(i as u32));
+        }
+    }
+    defs
+}
+
+/// Whether `v` holds only borrowed values: `Some(true)` when some of them are
+/// borrowed and the rest null, `Some(false)` when it is only ever null, `None`
+/// when it may hold a value the method owns (or one it cannot trace).
+fn borrowed(
+    p: &Program,
+    md: &MethodDef,
+    body: &Body,
+    defs: &[Vec<NodeId>],
+    v: VarId,
+) -> Option<bool> {
+    let mut seen: FxHashSet<VarId> = FxHashSet::default();
+    let mut stack = vec![v];
+    let mut any = false;
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        let var = body.vars.get(v.index())?;
+        match var.kind {
+            VarKind::This => any = true,
+            VarKind::Param(i) => {
+                if md.params.get(i as usize).is_none_or(param_is_owning) {
+                    return None;
+                }
+                any = true;
+            }
+            VarKind::Captured => return None,
+            VarKind::Local | VarKind::Temp => {}
+        }
+        for n in &defs[v.index()] {
+            match &body.node(*n).stmt {
+                Stmt::Copy {
+                    src: Operand::Var(u),
+                    ..
+                } => stack.push(*u),
+                Stmt::Copy {
+                    src: Operand::Const(Const::Null),
+                    ..
+                } => {}
+                Stmt::Load { .. } | Stmt::Element { .. } | Stmt::Opaque { owning: false, .. } => {
+                    any = true
+                }
+                Stmt::Call(call) if call.dst == Some(v) => {
+                    if call_result_owning(p, call) {
+                        return None;
+                    }
+                    any = true;
+                }
+                Stmt::Call(call) => {
+                    let arg = call.args.iter().find(|a| a.value == Operand::Var(v))?;
+                    if out_param_owning(callee_param(p, call, arg.param)) {
+                        return None;
+                    }
+                    any = true;
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(any)
+}

@@ -492,9 +492,13 @@ impl Program {
     }
     pub fn add_method(&mut self, def: MethodDef) -> MethodId {
         let owner = def.owner;
+        // Local functions and lambdas belong to a body, not to the type's members.
+        let member = !matches!(def.kind, MethodKind::LocalFunction | MethodKind::Lambda);
         self.methods.push(def);
         let id = MethodId(self.methods.len() as u32 - 1);
-        self.types[owner.index()].methods.push(id);
+        if member {
+            self.types[owner.index()].methods.push(id);
+        }
         id
     }
     pub fn add_field(&mut self, def: FieldDef) -> FieldId {

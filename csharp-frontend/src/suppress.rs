@@ -618,7 +618,8 @@ fn member_kind(m: &Member) -> char {
         | MemberKind::Finalizer
         | MemberKind::Operator
         | MemberKind::Conversion
-        | MemberKind::DelegateInvoke => 'M',
+        | MemberKind::DelegateInvoke
+        | MemberKind::LocalFunction => 'M',
     }
 }
 

@@ -192,11 +192,15 @@ pub struct Function {
     pub name: Option<Name>,
     pub binding: Option<BindingId>,
     pub params: Box<[BindingId]>,
+    /// The attributes of each parameter (`[Owning] Stream s`), as `params`.
+    pub param_attrs: Box<[Vec<Attribute>]>,
     pub type_params: Vec<TypeParam>,
     pub ret: Option<TypeRef>,
     pub body: Option<LambdaBody>,
     pub modifiers: Modifiers,
     pub attrs: Vec<Attribute>,
+    /// `[return: X]`.
+    pub return_attrs: Vec<Attribute>,
     pub is_async: bool,
     pub range: TextRange,
 }

@@ -456,6 +456,7 @@ impl Printer<'_> {
             MemberKind::Conversion => "conversion",
             MemberKind::EnumMember => "enum-member",
             MemberKind::DelegateInvoke => "invoke",
+            MemberKind::LocalFunction => "local-fn",
         };
         let o = &mut self.out;
         let _ = write!(o, "  {kind} ");
@@ -473,6 +474,7 @@ impl Printer<'_> {
                 | MemberKind::Operator
                 | MemberKind::Conversion
                 | MemberKind::DelegateInvoke
+                | MemberKind::LocalFunction
                 | MemberKind::Indexer
         ) {
             params(o, &m.params);
@@ -880,7 +882,7 @@ impl Printer<'_> {
         if f.modifiers.contains(Modifiers::STATIC) {
             self.out.push_str(" static");
         }
-        for a in &f.attrs {
+        for a in f.attrs.iter().chain(&f.return_attrs) {
             self.out.push(' ');
             attribute(&mut self.out, a);
         }

@@ -342,6 +342,9 @@ pub enum MemberKind {
     EnumMember,
     /// The `Invoke` signature of a delegate type.
     DelegateInvoke,
+    /// A local function: the index makes one a member of the enclosing type
+    /// (not found by name lookup in the type) so calls to it bind as method calls.
+    LocalFunction,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

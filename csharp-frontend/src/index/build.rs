@@ -72,6 +72,7 @@ pub fn build(input: IndexInput) -> Index {
         members: Vec::new(),
         program: Program::default(),
         method_members: Vec::new(),
+        local_functions: FxHashMap::default(),
         global_usings: vec![ResolvedUsings::default(); projects.len()],
         visible: visibility(&projects),
         well_known: WellKnownTypes::default(),

@@ -6,6 +6,7 @@
 //! so bodies can be resolved in parallel.
 
 mod build;
+mod local_fns;
 mod scope;
 mod specs;
 pub mod ty;
@@ -158,10 +159,14 @@ pub struct MemberData {
 }
 
 impl MemberData {
+    /// Called without a receiver; a local function captures what it uses of `this`.
     pub fn is_static(&self) -> bool {
         self.modifiers
             .intersects(Modifiers::STATIC | Modifiers::CONST)
-            || self.kind == MemberKind::EnumMember
+            || matches!(
+                self.kind,
+                MemberKind::EnumMember | MemberKind::LocalFunction
+            )
     }
     pub fn is_method_like(&self) -> bool {
         matches!(
@@ -171,6 +176,7 @@ impl MemberData {
                 | MemberKind::Operator
                 | MemberKind::Conversion
                 | MemberKind::DelegateInvoke
+                | MemberKind::LocalFunction
         )
     }
     /// Minimum and maximum number of arguments (`None`: unbounded, `params`).
@@ -261,6 +267,8 @@ pub struct Index {
     pub program: Program,
     /// For each core method, the member it belongs to.
     pub method_members: Vec<MemberId>,
+    /// The member of each local function, by the body declaring it and its name's binding.
+    pub local_functions: FxHashMap<(FileId, crate::hir::BodyId, crate::hir::BindingId), MemberId>,
     /// Resolved usings per file and namespace scope.
     pub usings: Vec<Vec<ResolvedUsings>>,
     /// Global usings per project (from the project file and `global using` directives).
@@ -297,6 +305,15 @@ impl Index {
     }
     pub fn file(&self, id: FileId) -> &FileEntry {
         &self.files[id.0 as usize]
+    }
+    /// The member of the local function `binding` names in `body` of `file`.
+    pub fn local_function(
+        &self,
+        file: FileId,
+        body: crate::hir::BodyId,
+        binding: crate::hir::BindingId,
+    ) -> Option<MemberId> {
+        self.local_functions.get(&(file, body, binding)).copied()
     }
 
     /// Whether code of `from` may see declarations of `origin`.

@@ -54,6 +54,21 @@ impl<'a> ScopeCtx<'a> {
 }
 
 impl Index {
+    /// Where names in a body resolve: the declaration's namespace scope, the
+    /// enclosing type and the type parameters of the member the body implements.
+    pub fn body_scope<'a>(
+        &self,
+        file: FileId,
+        scope: ScopeId,
+        ty: Option<TypeId>,
+        member: Option<MemberId>,
+    ) -> ScopeCtx<'a> {
+        let mut ctx = ScopeCtx::new(file, scope, self.file(file).origin);
+        ctx.enclosing = ty;
+        ctx.method = member.filter(|m| !self.member(*m).type_params.is_empty());
+        ctx
+    }
+
     /// Resolves a type as written; unknown names become [`Ty::Unknown`] and are counted.
     pub fn resolve_type_ref(&self, ctx: &ScopeCtx, tr: &TypeRef, stats: &mut TypeRefStats) -> Ty {
         match tr {

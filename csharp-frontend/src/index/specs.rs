@@ -15,7 +15,7 @@ use super::ty::Ty;
 use super::{Index, MemberData, MemberId, Origin};
 use crate::hir::{
     AccessorKind, AttrValue, Attribute, ConstValue, Member, MemberKind, Modifiers, ParamModifier,
-    TypeKind,
+    TextRange, TypeKind,
 };
 
 pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, LibraryTypeFacts>) {
@@ -30,6 +30,7 @@ pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, Library
     for m in 0..index.members.len() {
         add_methods(index, MemberId(m as u32));
     }
+    super::local_fns::add_local_functions(index);
     link_overrides(index);
     index.program.well_known.disposable = index.well_known.idisposable;
     index.program.well_known.async_disposable = index.well_known.iasync_disposable;
@@ -91,7 +92,7 @@ impl Index {
         }
     }
 
-    fn span_of(&self, file: rlc_core::FileId, range: crate::hir::TextRange) -> Span {
+    pub(super) fn span_of(&self, file: rlc_core::FileId, range: crate::hir::TextRange) -> Span {
         Span::new(file, range.start, range.end)
     }
 
@@ -368,17 +369,20 @@ fn param_mode(m: ParamModifier) -> ParamMode {
     }
 }
 
-struct MethodParts<'a> {
-    kind: MethodKind,
-    name: String,
-    params: Vec<super::ParamData>,
-    param_attrs: Vec<&'a [Attribute]>,
-    ret: Ty,
-    attrs: &'a [Attribute],
-    return_attrs: &'a [Attribute],
-    property: Option<String>,
-    has_body: bool,
-    extra_modifiers: Modifiers,
+/// One core method as declared: its signature and the attributes on each part.
+pub(super) struct MethodParts<'a> {
+    pub kind: MethodKind,
+    pub name: String,
+    pub params: Vec<super::ParamData>,
+    pub param_attrs: Vec<&'a [Attribute]>,
+    /// Where each parameter is declared (none for `value` and synthesized members).
+    pub param_ranges: Vec<TextRange>,
+    pub ret: Ty,
+    pub attrs: &'a [Attribute],
+    pub return_attrs: &'a [Attribute],
+    pub property: Option<String>,
+    pub has_body: bool,
+    pub extra_modifiers: Modifiers,
 }
 
 fn add_methods(index: &mut Index, id: MemberId) {
@@ -393,6 +397,9 @@ fn add_methods(index: &mut Index, id: MemberId) {
         Some(s) => s.params.iter().map(|p| p.attrs.as_slice()).collect(),
         None => vec![empty; m.params.len()],
     };
+    let param_ranges: Vec<TextRange> = s
+        .map(|s| s.params.iter().map(|p| p.range).collect())
+        .unwrap_or_default();
     let method_kind = match m.kind {
         MemberKind::Method | MemberKind::DelegateInvoke => Some(MethodKind::Ordinary),
         MemberKind::Constructor => Some(MethodKind::Constructor),
@@ -408,6 +415,7 @@ fn add_methods(index: &mut Index, id: MemberId) {
                 name: m.name.to_string(),
                 params: m.params.clone(),
                 param_attrs,
+                param_ranges,
                 ret: m.ty.clone(),
                 attrs,
                 return_attrs,
@@ -440,6 +448,7 @@ fn add_methods(index: &mut Index, id: MemberId) {
                     name: format!("get_{}", m.name),
                     params: m.params.clone(),
                     param_attrs: param_attrs.clone(),
+                    param_ranges: param_ranges.clone(),
                     ret: m.ty.clone(),
                     // Ownership on the property applies to what its getter returns.
                     attrs: getter_attrs,
@@ -481,6 +490,7 @@ fn add_methods(index: &mut Index, id: MemberId) {
                     name: format!("set_{}", m.name),
                     params,
                     param_attrs: pa,
+                    param_ranges: param_ranges.clone(),
                     ret: Ty::Void,
                     attrs: a.attrs.as_slice(),
                     return_attrs: empty,
@@ -493,139 +503,12 @@ fn add_methods(index: &mut Index, id: MemberId) {
         }
     }
     let owner = m.owner;
-    let origin = index.ty(owner).origin;
     let file = m.decl.map(|d| d.file).unwrap_or(rlc_core::FileId(0));
     let span = member_span(index, m, s);
     let modifiers = m.modifiers;
     let interface = index.ty(owner).kind == TypeKind::Interface;
     for (p, slot) in parts {
-        let mut ret_ownership = ownership_of(index, origin, file, p.return_attrs);
-        let mut ret_must_call = None;
-        let mut ret_must_call_alias = None;
-        let mut calls = Vec::new();
-        let mut creates = Vec::new();
-        for (kind, attr) in spec_attrs(p.return_attrs) {
-            if kind == SpecAttr::MustCall {
-                ret_must_call = Some((
-                    MustCall::of(string_args(attr)),
-                    index.provenance(origin, file, attr),
-                ));
-            }
-        }
-        for (kind, attr) in spec_attrs(p.attrs) {
-            let prov = index.provenance(origin, file, attr);
-            match kind {
-                SpecAttr::MustCallAlias => ret_must_call_alias = Some(prov),
-                SpecAttr::MustDisposeResource => {
-                    ret_ownership = if bool_arg(attr) == Some(false) {
-                        Ownership::NotOwning(prov)
-                    } else {
-                        Ownership::Owning(prov)
-                    }
-                }
-                SpecAttr::Owning | SpecAttr::NotOwning if p.return_attrs.is_empty() => {
-                    ret_ownership = ownership_of(index, origin, file, std::slice::from_ref(attr));
-                }
-                SpecAttr::Calls => {
-                    let args = string_args(attr);
-                    if let Some((target, methods)) = args.split_first()
-                        && let Some(target) = parse_target(index, owner, &p.params, target)
-                    {
-                        calls.push(CallsSpec {
-                            target,
-                            methods: methods.to_vec(),
-                            provenance: prov,
-                        });
-                    }
-                }
-                SpecAttr::CreatesMustCallFor => {
-                    let args = string_args(attr);
-                    let target = args.first().map(String::as_str).unwrap_or("this");
-                    if let Some(t) = parse_target(index, owner, &p.params, target) {
-                        creates.push((t, prov));
-                    }
-                }
-                _ => {}
-            }
-        }
-        let mut ownership_condition = None;
-        let params: Vec<ParamDef> = p
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, pd)| {
-                let pattrs = p.param_attrs.get(i).copied().unwrap_or(empty);
-                let mut must_call_alias = None;
-                let mut collection_element = false;
-                for (kind, attr) in spec_attrs(pattrs) {
-                    match kind {
-                        SpecAttr::MustCallAlias => {
-                            must_call_alias = Some(index.provenance(origin, file, attr))
-                        }
-                        SpecAttr::CollectionElement => collection_element = true,
-                        SpecAttr::OwnsIf => {
-                            ownership_condition = Some(OwnershipCondition {
-                                param: i as u32,
-                                holds_when: bool_arg(attr).unwrap_or(true),
-                                default: match pd.default {
-                                    Some(ConstValue::Bool(b)) => Some(b),
-                                    _ => None,
-                                },
-                            })
-                        }
-                        _ => {}
-                    }
-                }
-                ParamDef {
-                    name: pd.name.to_string(),
-                    ty: index.value_ty(&pd.ty),
-                    mode: param_mode(pd.modifier),
-                    ownership: ownership_of(index, origin, file, pattrs),
-                    must_call_alias,
-                    collection_element,
-                    default: pd.default.as_ref().map(const_of),
-                    span: s
-                        .and_then(|s| s.params.get(i))
-                        .map(|sp| index.span_of(file, sp.range)),
-                }
-            })
-            .collect();
-        let all_mods = modifiers | p.extra_modifiers;
-        // `[MustCallAlias]` on an instance method with no parameter marked: the
-        // result is an alias of the receiver (`EnsureSuccessStatusCode()` returns `this`).
-        let mut this_must_call_alias = None;
-        if ret_must_call_alias.is_some()
-            && !params.iter().any(|p| p.must_call_alias.is_some())
-            && !all_mods.contains(Modifiers::STATIC)
-            && p.kind != MethodKind::Constructor
-        {
-            this_must_call_alias = ret_must_call_alias.take();
-        }
-        let def = MethodDef {
-            name: p.name,
-            owner,
-            kind: p.kind,
-            params,
-            ret: index.value_ty(&p.ret),
-            ret_ownership,
-            ret_must_call,
-            ret_must_call_alias,
-            this_must_call_alias,
-            calls,
-            creates_must_call_for: creates,
-            ownership_condition,
-            overrides: Vec::new(),
-            property: p.property,
-            is_static: all_mods.contains(Modifiers::STATIC),
-            is_abstract: all_mods.contains(Modifiers::ABSTRACT) || (interface && !p.has_body),
-            is_virtual: all_mods
-                .intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE)
-                || interface,
-            is_async: all_mods.contains(Modifiers::ASYNC),
-            is_public: interface || all_mods.contains(Modifiers::PUBLIC),
-            has_body: p.has_body,
-            span,
-        };
+        let def = method_def(index, owner, file, modifiers, interface, span, p);
         let mid = index.program.add_method(def);
         index.method_members.push(id);
         let md = &mut index.members[id.index()];
@@ -634,6 +517,147 @@ fn add_methods(index: &mut Index, id: MemberId) {
             1 => md.getter = Some(mid),
             _ => md.setter = Some(mid),
         }
+    }
+}
+
+/// The core method `p` describes, declared in `file` by a member of `owner`
+/// with `modifiers`; members of an `interface` are virtual, and abstract
+/// unless they have a body.
+pub(super) fn method_def(
+    index: &Index,
+    owner: TypeId,
+    file: rlc_core::FileId,
+    modifiers: Modifiers,
+    interface: bool,
+    span: Option<Span>,
+    p: MethodParts,
+) -> MethodDef {
+    let empty: &[Attribute] = &[];
+    let origin = index.ty(owner).origin;
+    let mut ret_ownership = ownership_of(index, origin, file, p.return_attrs);
+    let mut ret_must_call = None;
+    let mut ret_must_call_alias = None;
+    let mut calls = Vec::new();
+    let mut creates = Vec::new();
+    for (kind, attr) in spec_attrs(p.return_attrs) {
+        if kind == SpecAttr::MustCall {
+            ret_must_call = Some((
+                MustCall::of(string_args(attr)),
+                index.provenance(origin, file, attr),
+            ));
+        }
+    }
+    for (kind, attr) in spec_attrs(p.attrs) {
+        let prov = index.provenance(origin, file, attr);
+        match kind {
+            SpecAttr::MustCallAlias => ret_must_call_alias = Some(prov),
+            SpecAttr::MustDisposeResource => {
+                ret_ownership = if bool_arg(attr) == Some(false) {
+                    Ownership::NotOwning(prov)
+                } else {
+                    Ownership::Owning(prov)
+                }
+            }
+            SpecAttr::Owning | SpecAttr::NotOwning if p.return_attrs.is_empty() => {
+                ret_ownership = ownership_of(index, origin, file, std::slice::from_ref(attr));
+            }
+            SpecAttr::Calls => {
+                let args = string_args(attr);
+                if let Some((target, methods)) = args.split_first()
+                    && let Some(target) = parse_target(index, owner, &p.params, target)
+                {
+                    calls.push(CallsSpec {
+                        target,
+                        methods: methods.to_vec(),
+                        provenance: prov,
+                    });
+                }
+            }
+            SpecAttr::CreatesMustCallFor => {
+                let args = string_args(attr);
+                let target = args.first().map(String::as_str).unwrap_or("this");
+                if let Some(t) = parse_target(index, owner, &p.params, target) {
+                    creates.push((t, prov));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut ownership_condition = None;
+    let params: Vec<ParamDef> = p
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, pd)| {
+            let pattrs = p.param_attrs.get(i).copied().unwrap_or(empty);
+            let mut must_call_alias = None;
+            let mut collection_element = false;
+            for (kind, attr) in spec_attrs(pattrs) {
+                match kind {
+                    SpecAttr::MustCallAlias => {
+                        must_call_alias = Some(index.provenance(origin, file, attr))
+                    }
+                    SpecAttr::CollectionElement => collection_element = true,
+                    SpecAttr::OwnsIf => {
+                        ownership_condition = Some(OwnershipCondition {
+                            param: i as u32,
+                            holds_when: bool_arg(attr).unwrap_or(true),
+                            default: match pd.default {
+                                Some(ConstValue::Bool(b)) => Some(b),
+                                _ => None,
+                            },
+                        })
+                    }
+                    _ => {}
+                }
+            }
+            ParamDef {
+                name: pd.name.to_string(),
+                ty: index.value_ty(&pd.ty),
+                mode: param_mode(pd.modifier),
+                ownership: ownership_of(index, origin, file, pattrs),
+                must_call_alias,
+                collection_element,
+                default: pd.default.as_ref().map(const_of),
+                span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
+            }
+        })
+        .collect();
+    let all_mods = modifiers | p.extra_modifiers;
+    // `[MustCallAlias]` on an instance method with no parameter marked: the
+    // result is an alias of the receiver (`EnsureSuccessStatusCode()` returns `this`).
+    let mut this_must_call_alias = None;
+    if ret_must_call_alias.is_some()
+        && !params.iter().any(|p| p.must_call_alias.is_some())
+        && !all_mods.contains(Modifiers::STATIC)
+        && p.kind != MethodKind::Constructor
+    {
+        this_must_call_alias = ret_must_call_alias.take();
+    }
+    MethodDef {
+        name: p.name,
+        owner,
+        kind: p.kind,
+        params,
+        ret: index.value_ty(&p.ret),
+        ret_ownership,
+        ret_must_call,
+        ret_must_call_alias,
+        this_must_call_alias,
+        calls,
+        creates_must_call_for: creates,
+        ownership_condition,
+        overrides: Vec::new(),
+        property: p.property,
+        is_static: all_mods.contains(Modifiers::STATIC),
+        is_abstract: all_mods.contains(Modifiers::ABSTRACT) || (interface && !p.has_body),
+        is_virtual: all_mods
+            .intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE)
+            || interface,
+        is_async: all_mods.contains(Modifiers::ASYNC),
+        is_public: interface || all_mods.contains(Modifiers::PUBLIC),
+        has_body: p.has_body,
+        span,
     }
 }
 

@@ -727,6 +727,7 @@ impl Lowerer<'_> {
                 )
             }
             Some(ExprTarget::DelegateInvoke) => {
+                // A local function of top-level statements has no method to bind to.
                 let is_local_fn = matches!(&callee_expr, Some(Expr::Local(b)) if self.hir.binding(*b).kind == crate::hir::BindingKind::LocalFunction);
                 let callee_op = if is_local_fn {
                     None
@@ -1373,7 +1374,11 @@ impl Lowerer<'_> {
                 }
                 None => {}
             }
-            let captured = inner.finish(None, Some(parent), f.is_async, false);
+            let method = f
+                .binding
+                .and_then(|b| index.local_function(file, hir_id, b))
+                .and_then(|m| index.member(m).method);
+            let captured = inner.finish(method, Some(parent), f.is_async, false);
             (body_index, captured)
         };
         let (body_index, captured) = captured;

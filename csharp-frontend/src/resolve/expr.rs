@@ -600,17 +600,30 @@ impl Resolver<'_> {
             Some(Expr::Local(b)) => {
                 // A local function or a delegate-typed local.
                 let is_fn = body.binding(b).kind == BindingKind::LocalFunction;
-                let t = self.out.binding_ty(b).clone();
-                for a in args {
-                    self.expr(a.value, None);
-                }
                 self.done[callee.index()] = true;
-                if is_fn {
-                    self.out.targets.insert(e, ExprTarget::DelegateInvoke);
-                    self.out.stats.calls_resolved += 1;
-                    (true, t)
+                let local_fn = is_fn
+                    .then(|| self.index.local_function(self.owner.file, self.body_id, b))
+                    .flatten();
+                if let Some(member) = local_fn {
+                    let c = vec![Candidate {
+                        member,
+                        subst: Subst::new(),
+                        receiver: None,
+                    }];
+                    let r = self.pick_overload(c, args, &[]);
+                    (true, self.finish(e, r, true))
                 } else {
-                    (true, self.delegate_call(e, &t))
+                    let t = self.out.binding_ty(b).clone();
+                    for a in args {
+                        self.expr(a.value, None);
+                    }
+                    if is_fn {
+                        self.out.targets.insert(e, ExprTarget::DelegateInvoke);
+                        self.out.stats.calls_resolved += 1;
+                        (true, t)
+                    } else {
+                        (true, self.delegate_call(e, &t))
+                    }
                 }
             }
             Some(Expr::MemberAccess {

@@ -124,7 +124,7 @@ pub fn resolve_body(index: &Index, owner: BodyOwner, body_id: BodyId) -> BodyTyp
     let Some(body) = file.syntax.bodies.get(body_id.index()) else {
         return BodyTypes::default();
     };
-    let mut r = Resolver::new(index, owner, body);
+    let mut r = Resolver::new(index, owner, body_id, body);
     r.run();
     r.out
 }
@@ -132,6 +132,7 @@ pub fn resolve_body(index: &Index, owner: BodyOwner, body_id: BodyId) -> BodyTyp
 pub(crate) struct Resolver<'a> {
     index: &'a Index,
     owner: BodyOwner,
+    body_id: BodyId,
     body: &'a Body,
     scope: ScopeCtx<'a>,
     out: BodyTypes,
@@ -148,17 +149,13 @@ pub(crate) struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    fn new(index: &'a Index, owner: BodyOwner, body: &'a Body) -> Resolver<'a> {
-        let origin = index.file(owner.file).origin;
-        let mut scope = ScopeCtx::new(owner.file, owner.scope, origin);
-        scope.enclosing = owner.ty;
-        scope.method = owner
-            .member
-            .filter(|m| !index.member(*m).type_params.is_empty());
+    fn new(index: &'a Index, owner: BodyOwner, body_id: BodyId, body: &'a Body) -> Resolver<'a> {
+        let scope = index.body_scope(owner.file, owner.scope, owner.ty, owner.member);
         let this_ty = owner.ty.map(|t| index.ty(t).self_ty(t));
         Resolver {
             index,
             owner,
+            body_id,
             body,
             scope,
             out: BodyTypes {

@@ -13,10 +13,10 @@ use super::initializer_of;
 use super::kinds::{F, K};
 use super::syn::Syn;
 use crate::hir::{
-    Binding, BindingId, BindingKind, Body, BodyRoot, CatchClause, CtorInit, CtorInitKind,
-    ForeachTarget, Function, GotoTarget, LambdaBody, LocalDecl, Modifiers, Name, Param,
-    ParamModifier, SkipReason, Stmt, StmtId, SwitchLabel, SwitchSection, SyntaxError, TextRange,
-    TypeRef, UsingMode, UsingResource,
+    Attribute, Binding, BindingId, BindingKind, Body, BodyRoot, CatchClause, CtorInit,
+    CtorInitKind, ForeachTarget, Function, GotoTarget, LambdaBody, LocalDecl, Modifiers, Name,
+    Param, ParamModifier, SkipReason, Stmt, StmtId, SwitchLabel, SwitchSection, SyntaxError,
+    TextRange, TypeRef, UsingMode, UsingResource,
 };
 
 /// Nesting of statements, expressions and patterns beyond which a body is
@@ -767,12 +767,15 @@ impl<'s, 't> BodyBuilder<'s, 't> {
 
     // ---- functions ----
 
-    fn function_params(&mut self, n: Node<'t>) -> Vec<BindingId> {
+    /// The parameters' bindings and attributes.
+    fn function_params(&mut self, n: Node<'t>) -> (Vec<BindingId>, Vec<Vec<Attribute>>) {
         let syn = self.syn;
         let mut params = Vec::new();
+        let mut attrs = Vec::new();
         if let Some(p) = syn.field(n, F::Parameters) {
             if syn.kind(p) == K::ImplicitParameter {
                 params.push(self.bind(p, None, BindingKind::FunctionParam));
+                attrs.push(Vec::new());
             } else {
                 for param in syn.params(p) {
                     let id = self.bind_named(
@@ -783,10 +786,11 @@ impl<'s, 't> BodyBuilder<'s, 't> {
                         param.modifier,
                     );
                     params.push(id);
+                    attrs.push(param.attrs);
                 }
             }
         }
-        params
+        (params, attrs)
     }
 
     fn lambda_body(&mut self, n: Node<'t>) -> Option<LambdaBody> {
@@ -822,7 +826,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         let ret = syn.field(n, F::Type).map(|t| syn.type_ref(t));
         self.push_scope();
         self.fn_depth += 1;
-        let params = self.function_params(n);
+        let (params, param_attrs) = self.function_params(n);
         let body = self.lambda_body(n);
         self.fn_depth -= 1;
         self.pop_scope();
@@ -830,6 +834,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             name,
             binding,
             params: params.into_boxed_slice(),
+            param_attrs: param_attrs.into_boxed_slice(),
             type_params: if is_local {
                 syn.type_params(n)
             } else {
@@ -838,11 +843,8 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             ret,
             body,
             modifiers,
-            attrs: {
-                let mut attrs = header.attrs;
-                attrs.extend(header.return_attrs);
-                attrs
-            },
+            attrs: header.attrs,
+            return_attrs: header.return_attrs,
             is_async,
             range: Syn::range(n),
         }

@@ -2,13 +2,15 @@
 //! Specifications", section 3): the rules of both phases applied to a fixed point
 //! over the whole program's spec table, optimistically (an operation on some path
 //! is taken as the intent for all paths), plus one rule beyond the paper:
-//! [`no_obligation`] for `IDisposable` classes whose `Dispose` releases nothing.
+//! [`no_obligation`] for `IDisposable` classes whose `Dispose` releases nothing,
+//! and [`creates_must_call_for`] for methods that give `this` a new obligation.
 //!
 //! Facts the user or the library model stated are inputs and are never
 //! contradicted; inferred facts carry `Provenance::Inferred { rule, evidence }`.
 //! The result is deterministic: rules visit methods, fields and types in id
 //! order and apply what they found after each pass.
 
+mod creates_must_call_for;
 mod facts;
 mod no_obligation;
 mod rules;
@@ -44,6 +46,8 @@ pub enum InferredAttr {
         target: String,
         methods: Vec<String>,
     },
+    /// `[CreatesMustCallFor("this")]` on a method.
+    CreatesMustCallFor,
 }
 
 impl InferredAttr {
@@ -66,6 +70,7 @@ impl InferredAttr {
                 args.extend(methods.iter().map(quote));
                 format!("Calls({})", args.join(", "))
             }
+            InferredAttr::CreatesMustCallFor => "CreatesMustCallFor(\"this\")".into(),
         }
     }
 
@@ -78,6 +83,7 @@ impl InferredAttr {
             InferredAttr::MustCall(_) => "MustCall",
             InferredAttr::MustCallAlias => "MustCallAlias",
             InferredAttr::Calls { .. } => "Calls",
+            InferredAttr::CreatesMustCallFor => "CreatesMustCallFor",
         }
     }
 }
@@ -149,6 +155,14 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "no-obligation",
         "Dispose releases nothing: no owned resources, no finalizer, no overriding subclass",
+    ),
+    (
+        "creates-must-call-for",
+        "the method stores a new resource into a non-readonly owning field of `this`",
+    ),
+    (
+        "creates-must-call-for-callee",
+        "the method calls a [CreatesMustCallFor(\"this\")] method on `this`",
     ),
 ];
 

@@ -672,3 +672,54 @@ fn declarations_inside_a_conditional_group_keep_their_attributes_inside() {
         )
     );
 }
+
+#[test]
+fn creates_must_call_for_goes_on_its_own_line_like_other_method_attributes() {
+    let src = r#"public class ReaderTests
+{
+    private StreamReader _reader;
+
+    /// <summary>Opens the reader.</summary>
+    [SetUp]
+    public void SetUp()
+    {
+        _reader = new StreamReader(_path);
+    }
+
+    [CreatesMustCallFor]
+    public void Reopen() { _reader = new StreamReader(_path); }
+
+    public void YyReset(TextReader reader) { zzReader = reader; }
+}
+"#;
+    let out = place(src, |t| {
+        vec![
+            member(t, "void SetUp", "SetUp", "CreatesMustCallFor(\"this\")"),
+            member(t, "void Reopen", "Reopen", "CreatesMustCallFor(\"this\")"),
+            member(t, "void YyReset", "YyReset", "CreatesMustCallFor(\"this\")"),
+        ]
+    });
+    assert_eq!(
+        out,
+        r#"public class ReaderTests
+{
+    private StreamReader _reader;
+
+    /// <summary>Opens the reader.</summary>
+    [SetUp]
+    [CreatesMustCallFor("this")]
+    public void SetUp()
+    {
+        _reader = new StreamReader(_path);
+    }
+
+    [CreatesMustCallFor]
+    public void Reopen() { _reader = new StreamReader(_path); }
+
+    [CreatesMustCallFor("this")]
+    public void YyReset(TextReader reader) { zzReader = reader; }
+}
+"#
+    );
+    assert_eq!(syntax_errors(&out), 0);
+}

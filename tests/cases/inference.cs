@@ -2,8 +2,9 @@
 // Case family: specification inference (papers/inference-of-resource-specs.txt,
 // section 3) runs before checking, so this file has no attributes at all. Inference is
 // optimistic: a disposal on one path is taken as the intent, and the checker then
-// reports the path that misses it. [CreatesMustCallFor] is never inferred.
-// cases: 17
+// reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
+// method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
+// cases: 19
 using System;
 using System.IO;
 
@@ -157,8 +158,8 @@ public sealed class DisposesThroughHelper : IDisposable
     public void Dispose() => Helpers.Consume(_fs);
 }
 
-// CASE: [CreatesMustCallFor] is not inferred: reassigning the (inferred owning) field
-// still needs it written by hand.
+// CASE: [CreatesMustCallFor("this")] is inferred on a method that reassigns the
+// (inferred owning) field, and on a method that calls it on `this`: no RLC0009.
 public sealed class Reopens : IDisposable
 {
     private FileStream _fs;
@@ -173,8 +174,10 @@ public sealed class Reopens : IDisposable
     public void Reopen()
     {
         _fs.Dispose();
-        _fs = File.OpenRead(_path); // expect: RLC0009
+        _fs = File.OpenRead(_path);
     }
+
+    public void Reset() => Reopen();
 
     public void Dispose() => _fs.Dispose();
 }
@@ -205,6 +208,22 @@ public static class Users
     public static void UsePair(string a, string b)
     {
         using var pair = new Pair(File.OpenRead(a), File.OpenRead(b));
+    }
+
+    // CASE: the inferred [CreatesMustCallFor]: reopening then disposing is fine.
+    public static void ReopenThenDispose(string path)
+    {
+        using var r = new Reopens(path);
+        r.Reopen();
+    }
+
+    // CASE: the inferred [CreatesMustCallFor] (through Reset): resetting after disposal
+    // re-creates the obligation, and nothing disposes it again.
+    public static void ResetAfterDispose(string path)
+    {
+        var r = new Reopens(path);
+        r.Dispose();
+        r.Reset(); // expect: RLC0001
     }
 
     // CASE: the inferred dispose pattern, used correctly.

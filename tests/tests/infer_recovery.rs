@@ -1,7 +1,7 @@
 //! Recovery tests, as in the inference paper's Table 2: each `tests/infer/*.cs`
 //! file carries the annotations a developer would write. The test strips them
 //! (every bracketed `[Owning]`, `[NotOwning]`, `[MustCall(..)]`, `[MustCallAlias]`,
-//! `[Calls(..)]`, also with a `return:` target), runs inference on the stripped
+//! `[Calls(..)]`, `[CreatesMustCallFor(..)]`, also with a `return:` target), runs inference on the stripped
 //! twin, and requires every annotation to come back, and nothing else. It prints
 //! the recovery rate per attribute kind.
 
@@ -13,7 +13,14 @@ use rlc_tests::{data_dir, files_in, load_files};
 
 /// Removes the spec attribute lists from C# text, with the line they leave empty.
 pub fn strip_annotations(text: &str) -> String {
-    const NAMES: [&str; 5] = ["Owning", "NotOwning", "MustCallAlias", "MustCall", "Calls"];
+    const NAMES: [&str; 6] = [
+        "Owning",
+        "NotOwning",
+        "MustCallAlias",
+        "MustCall",
+        "Calls",
+        "CreatesMustCallFor",
+    ];
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find('[') {
@@ -109,6 +116,21 @@ fn spec_keys(
                 format!("Calls({target}, {})", methods.join(", ")),
             ));
         }
+        for (t, prov) in &m.creates_must_call_for {
+            if !want(prov) {
+                continue;
+            }
+            let target = match t {
+                Target::This => "this".to_string(),
+                Target::Param(i) => format!("#{i}"),
+                Target::Field(f) => format!("this.{}", p.field(*f).name),
+            };
+            out.insert((
+                "CreatesMustCallFor".into(),
+                name.clone(),
+                format!("CreatesMustCallFor({target})"),
+            ));
+        }
         for prm in &m.params {
             let pname = format!("{name}:{}", prm.name);
             if let Ownership::Owning(prov) = &prm.ownership
@@ -179,20 +201,20 @@ fn inference_recovers_the_annotations() {
             ));
         }
     }
-    println!("{:<16} {:>9} {:>7}", "attribute", "recovered", "rate");
+    println!("{:<18} {:>9} {:>7}", "attribute", "recovered", "rate");
     let (mut all_found, mut all) = (0, 0);
     for (kind, (found, total)) in &per_kind {
         all_found += found;
         all += total;
         println!(
-            "{kind:<16} {:>4}/{:<4} {:>6.1}%",
+            "{kind:<18} {:>4}/{:<4} {:>6.1}%",
             found,
             total,
             100.0 * *found as f64 / *total as f64
         );
     }
     println!(
-        "{:<16} {:>4}/{:<4} {:>6.1}%",
+        "{:<18} {:>4}/{:<4} {:>6.1}%",
         "total",
         all_found,
         all,

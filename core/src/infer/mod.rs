@@ -2,7 +2,8 @@
 //! Specifications", section 3): the rules of both phases applied to a fixed point
 //! over the whole program's spec table, optimistically (an operation on some path
 //! is taken as the intent for all paths), plus one rule beyond the paper:
-//! [`no_obligation`] for `IDisposable` classes whose `Dispose` releases nothing.
+//! [`no_obligation`] for `IDisposable` classes whose `Dispose` releases nothing,
+//! and [`creates_must_call_for`] for methods that give `this` a new obligation.
 //!
 //! Facts the user or the library model stated are inputs and are never
 //! contradicted; inferred facts carry `Provenance::Inferred { rule, evidence }`.
@@ -10,6 +11,7 @@
 //! order and apply what they found after each pass.
 
 mod borrowed_return;
+mod creates_must_call_for;
 mod facts;
 mod no_obligation;
 mod rules;
@@ -45,6 +47,8 @@ pub enum InferredAttr {
         target: String,
         methods: Vec<String>,
     },
+    /// `[CreatesMustCallFor("this")]` on a method.
+    CreatesMustCallFor,
 }
 
 impl InferredAttr {
@@ -67,6 +71,7 @@ impl InferredAttr {
                 args.extend(methods.iter().map(quote));
                 format!("Calls({})", args.join(", "))
             }
+            InferredAttr::CreatesMustCallFor => "CreatesMustCallFor(\"this\")".into(),
         }
     }
 
@@ -79,6 +84,7 @@ impl InferredAttr {
             InferredAttr::MustCall(_) => "MustCall",
             InferredAttr::MustCallAlias => "MustCallAlias",
             InferredAttr::Calls { .. } => "Calls",
+            InferredAttr::CreatesMustCallFor => "CreatesMustCallFor",
         }
     }
 }
@@ -154,6 +160,14 @@ pub const RULES: &[(&str, &str)] = &[
     (
         "no-obligation",
         "Dispose releases nothing: no owned resources, no finalizer, no overriding subclass",
+    ),
+    (
+        "creates-must-call-for",
+        "the method stores a new resource into a non-readonly owning field of `this`",
+    ),
+    (
+        "creates-must-call-for-callee",
+        "the method calls a [CreatesMustCallFor(\"this\")] method on `this`",
     ),
 ];
 

@@ -11,12 +11,18 @@
 //! fields otherwise; `[return: NotOwning]` on methods returning an owning field.
 //! Both phases repeat until nothing changes, since each phase's results feed the
 //! other (new `[MustCallAlias]` pairs add resource aliases, new obligations
-//! make more parameters and fields relevant).
+//! make more parameters and fields relevant). After both phases,
+//! `[CreatesMustCallFor("this")]` (beyond the paper, see
+//! [`super::creates_must_call_for`]) on methods that reassign owning fields or
+//! call such methods on `this`.
 
 use rustc_hash::FxHashMap;
 
 use super::facts::{BodyFacts, Root, body_facts};
-use super::{Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, no_obligation};
+use super::{
+    Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
+    no_obligation,
+};
 use crate::ir::{Body, NodeId};
 use crate::must_call::MustCallTypes;
 use crate::program::{
@@ -59,6 +65,7 @@ pub(super) fn run(program: &Program, bodies: &[Body]) -> Inference {
         st.must_call_alias_methods(bodies, &types, &facts);
         st.not_owning_getters(bodies, &types, &facts);
         st.borrowed_returns(bodies, &types);
+        creates_must_call_for::apply(&mut st.p, bodies, &types, &mut st.specs);
         if st.specs.len() == before || rounds >= MAX_ROUNDS {
             break;
         }

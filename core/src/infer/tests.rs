@@ -191,3 +191,183 @@ fn a_disposable_with_a_stream_field_keeps_its_obligation() {
             .any(|c| c.target == Target::Field(f))
     );
 }
+
+/// `App.Channel : IDisposable` with a non-readonly field `s` that `Dispose`
+/// disposes, a `Reopen` that replaces it, a `Reset` that calls `Reopen` on
+/// `this`, and a constructor that assigns it first.
+struct Channel {
+    lib: Lib,
+    f: crate::program::FieldId,
+    ctor: crate::program::MethodId,
+    dispose: crate::program::MethodId,
+    reopen: crate::program::MethodId,
+    reset: crate::program::MethodId,
+}
+
+fn channel() -> Channel {
+    let mut lib = Lib::new();
+    let c = lib.class("App.Channel", &[lib.object, lib.disposable]);
+    let f = lib.field(c, "s", lib.stream, false, false);
+    let ctor = lib.method(c, ".ctor", MethodKind::Constructor, vec![], None);
+    let dispose = lib.method(c, "Dispose", MethodKind::Ordinary, vec![], None);
+    let reopen = lib.method(c, "Reopen", MethodKind::Ordinary, vec![], None);
+    let reset = lib.method(c, "Reset", MethodKind::Ordinary, vec![], None);
+    Channel {
+        lib,
+        f,
+        ctor,
+        dispose,
+        reopen,
+        reset,
+    }
+}
+
+fn channel_bodies(ch: &Channel) -> Vec<crate::ir::Body> {
+    let lib = &ch.lib;
+    let open = |a: &mut Asm| {
+        let this = a.this();
+        let n = a.temp(Some(lib.file_stream));
+        a.new_(Some(n), lib.file_stream_new, &[crate::testing::str_("x")]);
+        a.store(this, ch.f, v(n));
+    };
+    let close = |a: &mut Asm| {
+        let this = a.this();
+        let t = a.temp(Some(lib.stream));
+        a.load(t, this, ch.f);
+        a.dispose(t);
+    };
+    let mut bodies = Vec::new();
+    let mut a = Asm::for_method(lib, ch.ctor);
+    open(&mut a);
+    bodies.push(a.finish());
+    let mut a = Asm::for_method(lib, ch.dispose);
+    close(&mut a);
+    bodies.push(a.finish());
+    let mut a = Asm::for_method(lib, ch.reopen);
+    close(&mut a);
+    open(&mut a);
+    bodies.push(a.finish());
+    let mut a = Asm::for_method(lib, ch.reset);
+    let this = a.this();
+    a.call(None, ch.reopen, Some(this), &[]);
+    bodies.push(a.finish());
+    bodies
+}
+
+#[test]
+fn reassigning_an_owning_field_creates_must_call_for_this_and_callers_follow() {
+    let ch = channel();
+    let bodies = channel_bodies(&ch);
+    let out = infer(&ch.lib.p, &bodies);
+    let cmcf: Vec<_> = out
+        .specs
+        .iter()
+        .filter(|s| s.attr == InferredAttr::CreatesMustCallFor)
+        .map(|s| (s.target.clone(), s.rule))
+        .collect();
+    assert_eq!(
+        cmcf,
+        vec![
+            (SpecTarget::Method(ch.reopen), "creates-must-call-for"),
+            (SpecTarget::Method(ch.reset), "creates-must-call-for-callee"),
+        ],
+        "{:#?}",
+        out.specs
+    );
+    // The field became owning in the same run (owning-field), which the rule needs.
+    assert!(out.program.field(ch.f).is_owning());
+    for m in [ch.reopen, ch.reset] {
+        let md = out.program.method(m);
+        assert!(
+            matches!(
+                md.creates_must_call_for.as_slice(),
+                [(Target::This, crate::program::Provenance::Inferred { .. })]
+            ),
+            "{:?}",
+            md.creates_must_call_for
+        );
+    }
+    for m in [ch.ctor, ch.dispose] {
+        assert!(out.program.method(m).creates_must_call_for.is_empty());
+    }
+    let attr = InferredAttr::CreatesMustCallFor;
+    assert_eq!(attr.to_csharp(), "CreatesMustCallFor(\"this\")");
+    assert_eq!(attr.kind(), "CreatesMustCallFor");
+    assert!(super::rule_reason("creates-must-call-for").contains("owning field"));
+    assert!(super::rule_reason("creates-must-call-for-callee").contains("CreatesMustCallFor"));
+    assert_eq!(out.specs, infer(&ch.lib.p, &bodies).specs);
+    // The checker, given the inferred specs, no longer asks for the attribute.
+    let mut checked = Lib::new();
+    checked.p = out.program.clone();
+    let diags = checked.check(&bodies);
+    assert!(!diags.iter().any(|d| d.rule == "RLC0009"), "{diags:#?}");
+}
+
+#[test]
+fn a_stated_creates_must_call_for_is_kept_and_propagates() {
+    let mut ch = channel();
+    ch.lib.p.methods[ch.reopen.index()].creates_must_call_for =
+        vec![(Target::This, crate::testing::src())];
+    let bodies = channel_bodies(&ch);
+    let out = infer(&ch.lib.p, &bodies);
+    let cmcf: Vec<_> = out
+        .specs
+        .iter()
+        .filter(|s| s.attr == InferredAttr::CreatesMustCallFor)
+        .map(|s| (s.target.clone(), s.rule))
+        .collect();
+    assert_eq!(
+        cmcf,
+        vec![(SpecTarget::Method(ch.reset), "creates-must-call-for-callee")]
+    );
+    assert!(matches!(
+        out.program
+            .method(ch.reopen)
+            .creates_must_call_for
+            .as_slice(),
+        [(Target::This, crate::program::Provenance::Source(_))]
+    ));
+}
+
+#[test]
+fn storing_null_a_free_value_or_into_a_readonly_field_or_in_a_setter_creates_nothing() {
+    let mut lib = Lib::new();
+    let c = lib.class("App.Holder", &[lib.object, lib.disposable]);
+    let f = lib.field(c, "s", lib.stream, true, false);
+    let r = lib.field(c, "r", lib.stream, true, true);
+    let clear = lib.method(c, "Clear", MethodKind::Ordinary, vec![], None);
+    let ro = lib.method(c, "Readonly", MethodKind::Ordinary, vec![], None);
+    let free = lib.method(c, "Free", MethodKind::Ordinary, vec![], None);
+    let setter = lib.method(c, "set_S", MethodKind::Setter, vec![], None);
+    let mut bodies = Vec::new();
+    let mut a = Asm::for_method(&lib, clear);
+    let this = a.this();
+    a.store(this, f, crate::testing::null());
+    bodies.push(a.finish());
+    let mut a = Asm::for_method(&lib, ro);
+    let this = a.this();
+    let n = a.temp(Some(lib.file_stream));
+    a.new_(Some(n), lib.file_stream_new, &[crate::testing::str_("x")]);
+    a.store(this, r, v(n));
+    bodies.push(a.finish());
+    let mut a = Asm::for_method(&lib, free);
+    let this = a.this();
+    let n = a.temp(Some(lib.object));
+    a.store(this, f, v(n));
+    bodies.push(a.finish());
+    // A setter cannot carry the attribute where the checker reads it.
+    let mut a = Asm::for_method(&lib, setter);
+    let this = a.this();
+    let n = a.temp(Some(lib.file_stream));
+    a.new_(Some(n), lib.file_stream_new, &[crate::testing::str_("x")]);
+    a.store(this, f, v(n));
+    bodies.push(a.finish());
+    let out = infer(&lib.p, &bodies);
+    assert!(
+        !out.specs
+            .iter()
+            .any(|s| s.attr == InferredAttr::CreatesMustCallFor),
+        "{:#?}",
+        out.specs
+    );
+}

@@ -4,6 +4,7 @@
 //! `Calls( "_s", "Dispose" )`.
 
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
 use rlc_attributes::vocabulary::SpecAttr;
 use tree_sitter::Node;
@@ -59,6 +60,10 @@ impl AttrSpec {
         if args.len() == 2 {
             args.clear();
         }
+        // `[CreatesMustCallFor]` means `[CreatesMustCallFor("this")]`.
+        if args.is_empty() && SpecAttr::from_name(&name) == Some(SpecAttr::CreatesMustCallFor) {
+            args = this_target_args();
+        }
         AttrSpec {
             text: syntax::text_of(attr, src).to_owned(),
             name,
@@ -99,6 +104,17 @@ impl AttrSpec {
             .cmp(&rank(other))
             .then_with(|| self.text.cmp(&other.text))
     }
+}
+
+/// The argument tokens of `CreatesMustCallFor("this")`.
+fn this_target_args() -> Vec<String> {
+    static ARGS: OnceLock<Vec<String>> = OnceLock::new();
+    ARGS.get_or_init(|| {
+        AttrSpec::parse("CreatesMustCallFor(\"this\")")
+            .map(|a| a.args)
+            .unwrap_or_default()
+    })
+    .clone()
 }
 
 /// `AttributeUsage(AllowMultiple = true)` in RlcSharp.Annotations.cs.
@@ -212,5 +228,14 @@ mod tests {
         assert!(p("Owning").conflicts(&p("NotOwning")));
         assert!(!p("Owning").conflicts(&p("Owning")));
         assert!(!p("Owning").conflicts(&p("MustCallAlias")));
+        assert!(!p("CreatesMustCallFor(\"this\")").conflicts(&p("CreatesMustCallFor(\"#0\")")));
+    }
+
+    #[test]
+    fn creates_must_call_for_defaults_to_this() {
+        let p = |s| AttrSpec::parse(s).unwrap();
+        assert!(p("CreatesMustCallFor").same(&p("CreatesMustCallFor(\"this\")")));
+        assert!(p("CreatesMustCallForAttribute()").same(&p("CreatesMustCallFor( \"this\" )")));
+        assert!(!p("CreatesMustCallFor").same(&p("CreatesMustCallFor(\"#0\")")));
     }
 }

@@ -1,0 +1,185 @@
+//! Beyond the paper: `[CreatesMustCallFor("this")]` (FSE'21 §5) on methods
+//! that give `this` a new obligation, exactly where the checker would otherwise
+//! report RLC0009:
+//!
+//! - `creates-must-call-for`: the method stores a value that may carry an
+//!   obligation into a non-readonly owning field of `this` (on a reachable
+//!   path). Storing `null` creates nothing; a value whose static type carries
+//!   no obligation neither.
+//! - `creates-must-call-for-callee`: the method calls a
+//!   `[CreatesMustCallFor("this")]` method on `this` (its own or inherited),
+//!   so the obligation it re-creates is its own caller's. This is propagated
+//!   to a fixed point within the pass, and the outer loop of `rules::run`
+//!   carries it on as fields become owning in later rounds.
+//!
+//! Only ordinary instance methods of source types qualify: constructors are
+//! exempt (the first assignment is the object's own obligation), and property
+//! accessors, lambdas and local functions cannot carry the attribute where
+//! the checker reads it. A method that already has a `[CreatesMustCallFor]`
+//! on `this`, stated or inferred, is left as it is; targets other than `this`
+//! are kept.
+
+use super::{InferredAttr, InferredSpec, SpecTarget};
+use crate::cfg;
+use crate::ir::{Body, Callee, FieldRef, NodeId, Operand, Stmt};
+use crate::must_call::MustCallTypes;
+use crate::program::{MethodId, MethodKind, Origin, Program, Provenance, Target};
+use crate::span::Span;
+
+/// The rule for a store into an owning field.
+pub(super) const STORE_RULE: &str = "creates-must-call-for";
+/// The rule for a call of a `[CreatesMustCallFor("this")]` method on `this`.
+pub(super) const CALL_RULE: &str = "creates-must-call-for-callee";
+
+fn has_cmcf_this(p: &Program, m: MethodId) -> bool {
+    p.get_method(m).is_some_and(|md| {
+        md.creates_must_call_for
+            .iter()
+            .any(|(t, _)| *t == Target::This)
+    })
+}
+
+/// Whether `m` may get the attribute: an ordinary instance method with a body,
+/// of a source type, without one on `this` already.
+fn eligible(p: &Program, m: MethodId) -> bool {
+    let Some(md) = p.get_method(m) else {
+        return false;
+    };
+    md.kind == MethodKind::Ordinary
+        && !md.is_static
+        && md.has_body
+        && p.get_ty(md.owner)
+            .is_some_and(|t| t.origin == Origin::Source)
+        && !has_cmcf_this(p, m)
+}
+
+/// The first reachable store of a value with a possible obligation into a
+/// non-readonly owning field of `this` (the condition of RLC0009).
+fn owning_field_store(
+    p: &Program,
+    types: &MustCallTypes,
+    body: &Body,
+    reachable: &mut Option<Vec<bool>>,
+) -> Option<NodeId> {
+    let this = body.this_var()?;
+    for (i, node) in body.nodes.iter().enumerate() {
+        let Stmt::Store {
+            base: Some(b),
+            field: FieldRef::Known(f),
+            src: Operand::Var(v),
+        } = &node.stmt
+        else {
+            continue;
+        };
+        if *b != this {
+            continue;
+        }
+        let Some(fd) = p.get_field(*f) else { continue };
+        if !fd.is_owning() || fd.is_readonly || types.of_value(&fd.ty).is_none() {
+            continue;
+        }
+        let known_free = body
+            .vars
+            .get(v.index())
+            .is_some_and(|var| var.ty.ty.is_some() && types.of_value(&var.ty).is_none());
+        if known_free {
+            continue;
+        }
+        let reach = reachable.get_or_insert_with(|| cfg::reachable(body));
+        if reach.get(i).copied().unwrap_or(false) {
+            return Some(NodeId(i as u32));
+        }
+    }
+    None
+}
+
+/// A call on `this`: (node, callee).
+type ThisCall = (NodeId, MethodId);
+
+/// Reachable calls on `this`.
+fn calls_on_this(body: &Body) -> Vec<ThisCall> {
+    let Some(this) = body.this_var() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut reachable: Option<Vec<bool>> = None;
+    for (i, node) in body.nodes.iter().enumerate() {
+        let Stmt::Call(call) = &node.stmt else {
+            continue;
+        };
+        let Callee::Method(c) = &call.callee else {
+            continue;
+        };
+        if call.receiver != Some(this) {
+            continue;
+        }
+        let reach = reachable.get_or_insert_with(|| cfg::reachable(body));
+        if reach.get(i).copied().unwrap_or(false) {
+            out.push((NodeId(i as u32), *c));
+        }
+    }
+    out
+}
+
+pub(super) fn apply(
+    p: &mut Program,
+    bodies: &[Body],
+    types: &MustCallTypes,
+    specs: &mut Vec<InferredSpec>,
+) {
+    let mut add = |p: &mut Program, m: MethodId, rule: &'static str, evidence: Span| {
+        p.methods[m.index()]
+            .creates_must_call_for
+            .push((Target::This, Provenance::Inferred { rule, evidence }));
+        specs.push(InferredSpec {
+            target: SpecTarget::Method(m),
+            attr: InferredAttr::CreatesMustCallFor,
+            rule,
+            evidence,
+        });
+    };
+    // Stores into owning fields.
+    for body in bodies {
+        let Some(m) = body.method.filter(|m| eligible(p, *m)) else {
+            continue;
+        };
+        if let Some(n) = owning_field_store(p, types, body, &mut None) {
+            add(p, m, STORE_RULE, body.node(n).span);
+        }
+    }
+    // Calls of such methods on `this`, to a fixed point: each pass adds at
+    // least one method or stops, so this ends.
+    let candidates: Vec<(&Body, MethodId, Vec<ThisCall>)> = bodies
+        .iter()
+        .filter_map(|b| {
+            let m = b.method.filter(|m| eligible(p, *m))?;
+            let calls = calls_on_this(b);
+            (!calls.is_empty()).then_some((b, m, calls))
+        })
+        .collect();
+    loop {
+        let mut changed = false;
+        for (body, m, calls) in &candidates {
+            if has_cmcf_this(p, *m) {
+                continue;
+            }
+            let this_ob = body
+                .this_var()
+                .and_then(|t| types.of_value(&body.var(t).ty));
+            // As the checker: the new obligation is `this`'s own, or the callee's class's.
+            let hit = calls.iter().find(|(_, c)| {
+                has_cmcf_this(p, *c)
+                    && (this_ob.is_some()
+                        || p.get_method(*c)
+                            .is_some_and(|cd| types.of_type(cd.owner).is_some()))
+            });
+            if let Some(&(n, _)) = hit {
+                add(p, *m, CALL_RULE, body.node(n).span);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}

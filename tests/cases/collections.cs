@@ -3,7 +3,7 @@
 // (a field whose elements the class's must-call method disposes, a local collection
 // disposed element-wise on every path before it goes out of scope, a container whose
 // Add takes ownership), and otherwise reported once at the store (RLC0005).
-// cases: 18
+// cases: 20
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -275,5 +275,17 @@ public static class CollectionUsers
             streams.Add(File.OpenRead(p));
         }
         streams.ForEach(s => s.Dispose());
+    }
+
+    // CASE: TryGetValue lends the element: the dictionary keeps owning it.
+    public static int LookupLends(Dictionary<string, Stream> open, string key)
+    {
+        return open.TryGetValue(key, out var s) ? s.ReadByte() : -1;
+    }
+
+    // CASE: TryDequeue hands the element over: the caller must dispose it.
+    public static int DequeueTakes(System.Collections.Concurrent.ConcurrentQueue<Stream> pending)
+    {
+        return pending.TryDequeue(out var s) ? s.ReadByte() : -1; // expect: RLC0001
     }
 }

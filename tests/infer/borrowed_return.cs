@@ -1,0 +1,121 @@
+// Recovery suite: [return: NotOwning] (beyond the paper, rule borrowed-return) on methods
+// that only return values they do not own: fields of other objects, collection elements,
+// `this`, and results of not-owning calls (also ones this rule found first).
+// Every RlcSharp attribute here must be inferred back from the stripped twin, and nothing
+// else.
+using System;
+using System.Collections.Concurrent;
+using System.Collections.Generic;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Infer.BorrowedReturn;
+
+public sealed class Session : IDisposable
+{
+    [Owning]
+    public Stream Connection { get; }
+
+    [MustCallAlias]
+    public Session([MustCallAlias] Stream connection)
+    {
+        Connection = connection;
+    }
+
+    [Calls("this.Connection", "Dispose")]
+    public void Dispose() => Connection.Dispose();
+}
+
+public static class SessionExtensions
+{
+    // A property of another object: the session owns the stream.
+    [return: NotOwning]
+    public static Stream GetConnection(this Session session) => session.Connection;
+
+    // A not-owning result of a method this rule found first.
+    [return: NotOwning]
+    public static Stream GetConnectionOrNull(Session session)
+    {
+        if (session == null)
+        {
+            return null;
+        }
+        return GetConnection(session);
+    }
+
+    // Owning: a new stream on one path.
+    public static Stream OpenOrReuse(Session session, string path)
+    {
+        if (session != null)
+        {
+            return session.Connection;
+        }
+        return File.OpenRead(path);
+    }
+}
+
+public sealed class StreamCache : IDisposable
+{
+    private readonly ConcurrentDictionary<string, Stream> _open = new ConcurrentDictionary<string, Stream>();
+    private readonly List<Stream> _recent = new List<Stream>();
+
+    // GetOrAdd returns the dictionary's value: the cache keeps owning it.
+    [return: NotOwning]
+    public Stream Get(string path) => _open.GetOrAdd(path, p => File.OpenRead(p));
+
+    // An element of a collection field.
+    [return: NotOwning]
+    public Stream Latest()
+    {
+        return _recent[_recent.Count - 1];
+    }
+
+    // `out` values of a not-owning out parameter are borrowed too.
+    [return: NotOwning]
+    public Stream Find(string path)
+    {
+        Stream found;
+        if (_open.TryGetValue(path, out found))
+        {
+            return found;
+        }
+        return null;
+    }
+
+    // Only null: nothing to go by, so nothing is inferred.
+    public Stream Nothing() => null;
+
+    public void Dispose()
+    {
+        foreach (var s in _open.Values)
+        {
+            s.Dispose();
+        }
+        foreach (var s in _recent)
+        {
+            s.Dispose();
+        }
+    }
+}
+
+public class Fluent : IDisposable
+{
+    [Owning]
+    private readonly Stream _log = File.OpenWrite("fluent.log");
+
+    // `this`, for chaining: the caller already holds the object.
+    [return: NotOwning]
+    public Fluent WithName(string name)
+    {
+        Name = name;
+        return this;
+    }
+
+    public string Name { get; private set; }
+
+    // Virtual: an override could return a new object, so nothing is inferred.
+    public virtual Fluent Self() => this;
+
+    [Calls("this._log", "Dispose")]
+    public void Dispose() => _log.Dispose();
+}

@@ -41,7 +41,8 @@ use crate::checker::ExceptionModel;
 use crate::collections::{self, Root};
 use crate::context::BodyCx;
 use crate::ir::{
-    Call, CallKind, Callee, Cond, FieldRef, Node, NodeId, Operand, Stmt, Succ, VarId, VarKind,
+    BodyKind, Call, CallKind, Callee, Cond, FieldRef, Node, NodeId, Operand, Stmt, Succ, VarId,
+    VarKind,
 };
 use crate::must_call::Obligation;
 use crate::ownership;
@@ -593,6 +594,12 @@ impl<'c, 'a> Engine<'c, 'a> {
             let Some(var) = cmcf_target(call, target) else {
                 continue;
             };
+            // A closure cannot carry `[CreatesMustCallFor]`; the object it
+            // captured stays its owner's to dispose.
+            let closure = matches!(cx.body.kind, BodyKind::Lambda | BodyKind::LocalFunction);
+            if closure && Some(var) == cx.this {
+                continue;
+            }
             // §5: inside a method that creates the same obligation for its own
             // caller, the new obligation is the caller's.
             let own = cx.method.is_some_and(|m| {

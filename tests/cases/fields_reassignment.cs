@@ -2,7 +2,7 @@
 // old value disposed first (RLC0004) and [CreatesMustCallFor("this")] on the method
 // (RLC0009); constructors are exempt for the first assignment; callers of a
 // [CreatesMustCallFor] method get a new obligation.
-// cases: 15
+// cases: 16
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -48,6 +48,13 @@ public sealed class Reopenable : IDisposable
     public void ReopenWithoutDispose()
     {
         _fs = File.OpenRead(_path); // expect: RLC0004
+    }
+
+    // CASE: a lambda calls a [CreatesMustCallFor] method on the captured `this`: a closure
+    // cannot carry the attribute, and the object stays its owner's to dispose.
+    public Action RetryLater()
+    {
+        return () => Reopen();
     }
 
     // CASE: the old value is disposed but the attribute is missing.

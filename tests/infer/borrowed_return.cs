@@ -119,3 +119,21 @@ public class Fluent : IDisposable
     [Calls("this._log", "Dispose")]
     public void Dispose() => _log.Dispose();
 }
+
+public static class ServiceLocator
+{
+    private static object _last;
+
+    // A type parameter says nothing about an obligation, but forwarding the provider's
+    // not-owning GetService does: the container owns what it resolves.
+    [return: NotOwning]
+    public static T Resolve<T>(IServiceProvider services) where T : class
+    {
+        var service = (T)services.GetService(typeof(T));
+        _last = service;
+        return service;
+    }
+
+    // An accessor of `object` that returns a field proposes nothing: it would be noise.
+    public static object Last() => _last;
+}

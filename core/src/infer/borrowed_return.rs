@@ -9,7 +9,11 @@
 //!
 //! Only methods no other method overrides or is overridden by qualify
 //! (not virtual, abstract or an override), so the inferred spec never conflicts
-//! with another member's.
+//! with another member's. A method whose return type says nothing about an
+//! obligation (a type parameter, `object`) qualifies only when it forwards a
+//! not-owning call, as EF Core's `GetService<TService>()` forwards the service
+//! provider's: the instantiation may well be disposable, and the spec would be
+//! noise on every other accessor.
 
 use rustc_hash::FxHashSet;
 
@@ -25,27 +29,46 @@ pub(super) const RULE: &str = "borrowed-return";
 /// qualifies and every value it returns is borrowed.
 pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Option<Span> {
     let md = p.get_method(body.method?)?;
-    if !candidate(md) || types.of_value(&md.ret).is_none() || body.is_iterator {
+    if !candidate(md) || body.is_iterator {
+        return None;
+    }
+    let open = match md.ret.ty {
+        None => true,
+        Some(t) => p.get_ty(t).is_some_and(|d| d.name == "System.Object"),
+    };
+    if !open && types.of_value(&md.ret).is_none() {
         return None;
     }
     let defs = definitions(body);
     let mut first: Option<NodeId> = None;
+    let mut forwards = false;
     for (i, node) in body.nodes.iter().enumerate() {
         let Stmt::Return(value) = &node.stmt else {
             continue;
         };
         match value {
-            Some(Operand::Var(v)) => match borrowed(p, md, body, &defs, *v) {
-                Some(true) => {
+            Some(Operand::Var(v)) => match borrowed(p, md, body, &defs, *v)? {
+                Source::Null => {}
+                Source::Borrowed { from_call } => {
                     first.get_or_insert(NodeId(i as u32));
+                    forwards |= from_call;
                 }
-                Some(false) => {}
-                None => return None,
             },
             Some(_) | None => {}
         }
     }
+    if open && !forwards {
+        return None;
+    }
     first.map(|n| body.node(n).span)
+}
+
+/// Where the values a variable may hold come from, when the method owns none.
+enum Source {
+    /// Only ever null.
+    Null,
+    /// Borrowed; `from_call` when one is a not-owning call's result.
+    Borrowed { from_call: bool },
 }
 
 fn candidate(md: &MethodDef) -> bool {
@@ -90,19 +113,18 @@ fn definitions(body: &Body) -> Vec<Vec<NodeId>> {
     defs
 }
 
-/// Whether `v` holds only borrowed values: `Some(true)` when some of them are
-/// borrowed and the rest null, `Some(false)` when it is only ever null, `None`
-/// when it may hold a value the method owns (or one it cannot trace).
+/// Where the values `v` may hold come from; `None` when it may hold a value
+/// the method owns (or one it cannot trace).
 fn borrowed(
     p: &Program,
     md: &MethodDef,
     body: &Body,
     defs: &[Vec<NodeId>],
     v: VarId,
-) -> Option<bool> {
+) -> Option<Source> {
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
     let mut stack = vec![v];
-    let mut any = false;
+    let (mut any, mut from_call) = (false, false);
     while let Some(v) = stack.pop() {
         if !seen.insert(v) {
             continue;
@@ -137,6 +159,7 @@ fn borrowed(
                         return None;
                     }
                     any = true;
+                    from_call = true;
                 }
                 Stmt::Call(call) => {
                     let arg = call.args.iter().find(|a| a.value == Operand::Var(v))?;
@@ -144,10 +167,15 @@ fn borrowed(
                         return None;
                     }
                     any = true;
+                    from_call = true;
                 }
                 _ => return None,
             }
         }
     }
-    Some(any)
+    Some(if any {
+        Source::Borrowed { from_call }
+    } else {
+        Source::Null
+    })
 }

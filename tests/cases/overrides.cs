@@ -1,8 +1,10 @@
 // Case family: overrides and interface implementations may not weaken the resource
 // specification of the member they override (RLC0008 at the overriding member):
 // owning parameters stay owning, not-owning returns stay not-owning, [Calls] stays at
-// least as strong. Specs are not inherited implicitly: an override restates them.
-// cases: 14
+// least as strong. Specs are not inherited implicitly: an override restates them,
+// except a not-owning return, which an override that says nothing about its return
+// inherits (nobody annotates an IServiceProvider.GetService implementation).
+// cases: 16
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -58,12 +60,30 @@ public sealed class NotOwningParam : Consumer
     public override Stream Current() => Stream.Null;
 }
 
-// CASE: an override that drops [return: NotOwning] (its result would become owning).
+// CASE: an override that turns [return: NotOwning] into an owning return.
 public sealed class DropsNotOwningReturn : Consumer
 {
     public override void Consume([Owning] Stream s) => s.Dispose();
 
+    [return: Owning]
     public override Stream Current() => Stream.Null; // expect: RLC0008
+}
+
+// CASE: an override silent about its return inherits [return: NotOwning].
+public sealed class InheritsNotOwningReturn : Consumer
+{
+    private readonly Stream _current = Stream.Null;
+
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    public override Stream Current() => _current;
+}
+
+// CASE: an IServiceProvider implementation inherits the library's not-owning return, so
+// a caller through the interface owns nothing, and a fresh resource returned leaks.
+public sealed class FreshServices : IServiceProvider
+{
+    public object GetService(Type serviceType) => File.OpenRead("services.bin"); // expect: RLC0001
 }
 
 // CASE: an override that drops the [Calls] of the method it overrides.

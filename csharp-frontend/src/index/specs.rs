@@ -32,6 +32,7 @@ pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, Library
     }
     super::local_fns::add_local_functions(index);
     link_overrides(index);
+    inherit_not_owning_returns(&mut index.program);
     index.program.well_known.disposable = index.well_known.idisposable;
     index.program.well_known.async_disposable = index.well_known.iasync_disposable;
 }
@@ -658,6 +659,38 @@ pub(super) fn method_def(
         is_public: interface || all_mods.contains(Modifiers::PUBLIC),
         has_body: p.has_body,
         span,
+    }
+}
+
+/// An override or implementation that states nothing about its return takes
+/// `[NotOwning]` from the member it overrides: nobody annotates an
+/// `IServiceProvider.GetService` implementation, and callers through the
+/// interface do not dispose what it returns. If the body returns a fresh
+/// resource anyway, the checker reports the leak there.
+fn inherit_not_owning_returns(program: &mut rlc_core::program::Program) {
+    // Overrides of overrides: repeat until nothing changes (bounded by depth).
+    for _ in 0..program.methods.len() {
+        let mut changed = false;
+        for m in 0..program.methods.len() {
+            let md = &program.methods[m];
+            if md.ret_ownership != Ownership::Default || md.is_constructor() {
+                continue;
+            }
+            let inherited = md.overrides.iter().find_map(|b| {
+                let base = program.get_method(*b)?;
+                match &base.ret_ownership {
+                    Ownership::NotOwning(prov) => Some(prov.clone()),
+                    _ => None,
+                }
+            });
+            if let Some(prov) = inherited {
+                program.methods[m].ret_ownership = Ownership::NotOwning(prov);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
     }
 }
 

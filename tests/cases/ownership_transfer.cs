@@ -1,7 +1,7 @@
 // Case family: lightweight ownership transfer (paper section 3): owning returns,
 // [Owning] and unannotated parameters, [return: NotOwning], out parameters, property
 // getters, and constructors that store an argument into an [Owning] field.
-// cases: 24
+// cases: 26
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -228,5 +228,32 @@ public static class OwnershipTransfer
     {
         var s = OpenedStream;
         return s.ReadByte();
+    }
+}
+
+public static class ParamsDisposal
+{
+    public static void CloseAll([Owning] params IDisposable[] resources)
+    {
+        foreach (var r in resources)
+        {
+            r?.Dispose();
+        }
+    }
+
+    // CASE: every argument bound to an [Owning] params array is handed over.
+    public static void HandsEachOver(string a, string b)
+    {
+        var first = File.OpenRead(a);
+        var second = File.OpenRead(b);
+        CloseAll(first, second);
+    }
+
+    // CASE: a resource not among the arguments still leaks.
+    public static void ForgetsOne(string a, string b)
+    {
+        var first = File.OpenRead(a);
+        var second = File.OpenRead(b); // expect: RLC0001
+        CloseAll(first);
     }
 }

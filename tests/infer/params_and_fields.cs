@@ -216,3 +216,37 @@ public sealed class Holder : IDisposable
         _buffer.Dispose();
     }
 }
+
+// A disposal helper over a `params` array (Lucene.Net's IOUtils.Dispose): its elements
+// are the caller's arguments, so the array parameter is owning, and a class that hands
+// its fields to it disposes them.
+public static class DisposeAll
+{
+    // owning-param-disposed, through the elements of the params array.
+    public static void Quietly([Owning] params IDisposable[] resources)
+    {
+        foreach (var r in resources)
+        {
+            try
+            {
+                r?.Dispose();
+            }
+            catch (IOException)
+            {
+            }
+        }
+    }
+}
+
+public sealed class IndexFiles : IDisposable
+{
+    // owning-field: Dispose hands it to an [Owning] parameter.
+    [Owning]
+    private readonly Stream _data = File.OpenWrite("index.dat");
+    [Owning]
+    private readonly Stream _index = File.OpenWrite("index.idx");
+
+    [Calls("this._data", "Dispose")]
+    [Calls("this._index", "Dispose")]
+    public void Dispose() => DisposeAll.Quietly(_data, _index);
+}

@@ -5,7 +5,7 @@
 
 use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
-use crate::program::{Const, FieldId, MethodId, Program, Target};
+use crate::program::{Const, FieldId, MethodId, ParamMode, Program, Target};
 
 /// What a resource-alias class of variables may hold.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,12 +79,26 @@ pub fn body_facts(program: &Program, types: &MustCallTypes, body: &Body) -> Body
     let mut classes = Classes::new(n);
     let this = body.this_var();
     let mut field_of: Vec<Option<FieldId>> = vec![None; n];
+    let method = body.method.and_then(|m| program.get_method(m));
+    // The elements of a `params` array are the arguments the caller passed: a
+    // method that disposes them (`IOUtils.Dispose(params IDisposable[] objects)`)
+    // disposes its parameter.
+    let params_arrays: Vec<u32> = (0..n as u32)
+        .filter(|&v| match body.vars[v as usize].kind {
+            VarKind::Param(p) => method
+                .and_then(|m| m.params.get(p as usize))
+                .is_some_and(|pd| pd.mode == ParamMode::Params),
+            _ => false,
+        })
+        .collect();
+    let mut element_of: Vec<(VarId, VarId)> = Vec::new();
     for node in &body.nodes {
         match &node.stmt {
             Stmt::Copy {
                 dst,
                 src: Operand::Var(src),
             } => classes.union(dst.0, src.0),
+            Stmt::Element { dst, collection } => element_of.push((*dst, *collection)),
             Stmt::Load {
                 dst,
                 base: Some(b),
@@ -112,6 +126,12 @@ pub fn body_facts(program: &Program, types: &MustCallTypes, body: &Body) -> Body
                 }
             }
             _ => {}
+        }
+    }
+    for (dst, collection) in element_of {
+        let c = classes.find(collection.0);
+        if params_arrays.iter().any(|&v| classes.find(v) == c) {
+            classes.union(dst.0, collection.0);
         }
     }
     // Roots of each class.

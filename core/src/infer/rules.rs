@@ -196,11 +196,16 @@ impl State {
                 let Some(pd) = md.params.get(i as usize) else {
                     continue;
                 };
+                // A `params` array is owning when its elements carry obligations.
+                let resource = match pd.mode {
+                    ParamMode::Value | ParamMode::In => types.of_value(&pd.ty).is_some(),
+                    ParamMode::Params => pd.ty.element.and_then(|t| types.of_type(t)).is_some(),
+                    _ => false,
+                };
                 let eligible = pd.ownership == Ownership::Default
-                    && matches!(pd.mode, ParamMode::Value | ParamMode::In)
+                    && resource
                     && pd.must_call_alias.is_none()
-                    && md.kind != MethodKind::Setter
-                    && types.of_value(&pd.ty).is_some();
+                    && md.kind != MethodKind::Setter;
                 if !eligible {
                     continue;
                 }

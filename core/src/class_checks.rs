@@ -218,7 +218,7 @@ fn method_span(method: &MethodDef) -> Span {
     method.span.unwrap_or(Span::new(FileId(0), 0, 0))
 }
 
-/// RLC0006: `[Calls]` written by a person must be guaranteed by the body.
+/// RLC0006: `[Calls]` written or inferred must be guaranteed by the body.
 fn calls_specs(checker: &Checker<'_>, out: &mut Vec<Diagnostic>) {
     let program = checker.program;
     for (i, method) in program.methods.iter().enumerate() {
@@ -226,7 +226,7 @@ fn calls_specs(checker: &Checker<'_>, out: &mut Vec<Diagnostic>) {
         let stated: Vec<&CallsSpec> = method
             .calls
             .iter()
-            .filter(|s| matches!(s.provenance, Provenance::Source(_) | Provenance::Config))
+            .filter(|s| s.provenance.is_verified())
             .collect();
         if stated.is_empty() || !checker.body_of.contains_key(&id) {
             continue;
@@ -313,7 +313,11 @@ fn overrides(checker: &Checker<'_>, out: &mut Vec<Diagnostic>) {
                 d.facts.push(spec_fact(fact, prov));
                 diags.push((d, key));
             };
-            for spec in base.calls.iter().filter(|s| s.provenance.is_stated()) {
+            for spec in base
+                .calls
+                .iter()
+                .filter(|s| s.provenance != Provenance::Default)
+            {
                 let kept = method.calls.iter().any(|s| {
                     s.target == spec.target
                         && !s.methods.is_empty()

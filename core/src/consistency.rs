@@ -474,10 +474,11 @@ impl<'c, 'a> Engine<'c, 'a> {
             };
             let kind = if ownership::param_is_owning(p) {
                 OriginKind::OwningParam(i as u32)
-            } else if matches!(
-                p.must_call_alias,
-                Some(Provenance::Source(_) | Provenance::Config)
-            ) {
+            } else if p
+                .must_call_alias
+                .as_ref()
+                .is_some_and(Provenance::is_verified)
+            {
                 OriginKind::MustCallAliasParam(i as u32)
             } else {
                 continue;

@@ -59,6 +59,16 @@ impl Provenance {
             Provenance::Source(_) | Provenance::Library | Provenance::Config
         )
     }
+    /// Specs about the program's own code, which the checker verifies against
+    /// its bodies: written ones and inferred ones alike, so that `check` with
+    /// inference reports what `check --no-infer` reports after the patch.
+    /// The library model and the defaults are trusted.
+    pub fn is_verified(&self) -> bool {
+        matches!(
+            self,
+            Provenance::Source(_) | Provenance::Config | Provenance::Inferred { .. }
+        )
+    }
 }
 
 /// A must-call obligation: calling any one of `methods` discharges it.

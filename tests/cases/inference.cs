@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 19
+// cases: 20
 using System;
 using System.IO;
 
@@ -231,5 +231,26 @@ public static class Users
     {
         using var p = new Pattern(path);
         using var d = new DisposesThroughHelper(path);
+    }
+}
+
+// CASE: an inferred [Calls] is verified like a written one: Dispose disposes the field on
+// one path only, which `check --no-infer` would report after the patch too.
+public sealed class SometimesCloses : IDisposable
+{
+    private readonly Stream _stream = File.OpenRead("data.bin");
+    private readonly bool _keepOpen;
+
+    public SometimesCloses(bool keepOpen)
+    {
+        _keepOpen = keepOpen;
+    }
+
+    public void Dispose() // expect: RLC0006
+    {
+        if (!_keepOpen)
+        {
+            _stream.Dispose();
+        }
     }
 }

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 20
+// cases: 21
 using System;
 using System.IO;
 
@@ -252,5 +252,25 @@ public sealed class SometimesCloses : IDisposable
         {
             _stream.Dispose();
         }
+    }
+}
+
+// CASE: a virtual method that disposes a field but is overridden by one that does not gets
+// no inferred [Calls] (its overrides would all have to keep it, RLC0008), so the field
+// stays unowned and the stream stored into it leaks.
+public class FixtureBase
+{
+    private readonly Stream _log = File.OpenRead("log.txt"); // expect: RLC0001
+
+    public virtual void Run()
+    {
+        _log.Dispose();
+    }
+}
+
+public class Fixture : FixtureBase
+{
+    public override void Run()
+    {
     }
 }

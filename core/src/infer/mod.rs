@@ -111,6 +111,9 @@ pub struct Inference {
     pub rounds: u32,
 }
 
+/// The conventional names of disposal methods (`Dispose(bool)` included).
+const DISPOSAL_NAMES: [&str; 4] = ["Dispose", "DisposeAsync", "DisposeAsyncCore", "Close"];
+
 /// The rules' names and what each means, for explanations and `--format json`.
 pub const RULES: &[(&str, &str)] = &[
     (

@@ -19,13 +19,12 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{InferredAttr, InferredSpec, SpecTarget};
+use super::{DISPOSAL_NAMES, InferredAttr, InferredSpec, SpecTarget};
 use crate::ir::{Body, Callee, Stmt};
 use crate::must_call::MustCallTypes;
 use crate::program::{FieldId, MethodId, MustCall, Origin, Program, Provenance, TypeId, TypeKind};
 
 const RULE: &str = "no-obligation";
-const DISPOSAL_NAMES: [&str; 4] = ["Dispose", "DisposeAsync", "DisposeAsyncCore", "Close"];
 
 pub(super) fn apply(
     p: &mut Program,

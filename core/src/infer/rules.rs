@@ -16,12 +16,12 @@
 //! [`super::creates_must_call_for`]) on methods that reassign owning fields or
 //! call such methods on `this`.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{BodyFacts, Root, body_facts};
 use super::{
-    Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
-    no_obligation,
+    DISPOSAL_NAMES, Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return,
+    creates_must_call_for, no_obligation,
 };
 use crate::ir::{Body, NodeId};
 use crate::must_call::MustCallTypes;
@@ -226,12 +226,28 @@ impl State {
     /// through a method with such a `[Calls]`, or by handing it to an `[Owning]`
     /// parameter) and do not reassign it afterwards.
     fn calls(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
+        let overridden: FxHashSet<MethodId> = self
+            .p
+            .methods
+            .iter()
+            .flat_map(|m| m.overrides.iter().copied())
+            .collect();
         for (body, f) in bodies.iter().zip(facts) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
             let md = self.p.method(m);
             if md.is_static || md.kind != MethodKind::Ordinary {
+                continue;
+            }
+            // A [Calls] binds every override (RLC0008); only a disposal method
+            // is expected to keep it in all of them.
+            let overridden = overridden.contains(&m);
+            let disposal = DISPOSAL_NAMES.contains(&md.name.as_str())
+                || types
+                    .of_type(md.owner)
+                    .is_some_and(|o| o.must_call.methods.contains(&md.name));
+            if overridden && !disposal {
                 continue;
             }
             let owner = md.owner;

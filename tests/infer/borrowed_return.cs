@@ -113,11 +113,17 @@ public class Fluent : IDisposable
 
     public string Name { get; private set; }
 
-    // Virtual: an override could return a new object, so nothing is inferred.
+    // Overridden below by a method that returns a new object: nothing is inferred, or
+    // the override would have to restate it.
     public virtual Fluent Self() => this;
 
     [Calls("this._log", "Dispose")]
     public void Dispose() => _log.Dispose();
+}
+
+public class FreshFluent : Fluent
+{
+    public override Fluent Self() => new FreshFluent();
 }
 
 public static class ServiceLocator

@@ -7,9 +7,9 @@
 //! `GetOrAdd` wrapper hand out what their object (or a container) owns; the
 //! paper's default would make every caller dispose it.
 //!
-//! Only methods no other method overrides or is overridden by qualify
-//! (not virtual, abstract or an override), so the inferred spec never conflicts
-//! with another member's. A method whose return type says nothing about an
+//! Only methods no other method of the program overrides qualify (and no
+//! abstract ones), so no override has to restate the spec; an override itself
+//! may qualify, since a not-owning override of an owning method weakens nothing. A method whose return type says nothing about an
 //! obligation (a type parameter, `object`) qualifies only when it forwards a
 //! not-owning call, as EF Core's `GetService<TService>()` forwards the service
 //! provider's: the instantiation may well be disposable, and the spec would be
@@ -46,15 +46,12 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         let Stmt::Return(value) = &node.stmt else {
             continue;
         };
-        match value {
-            Some(Operand::Var(v)) => match borrowed(p, md, body, &defs, *v)? {
-                Source::Null => {}
-                Source::Borrowed { from_call } => {
-                    first.get_or_insert(NodeId(i as u32));
-                    forwards |= from_call;
-                }
-            },
-            Some(_) | None => {}
+        let Some(Operand::Var(v)) = value else {
+            continue;
+        };
+        if let Source::Borrowed { from_call } = borrowed(p, md, body, &defs, *v)? {
+            first.get_or_insert(NodeId(i as u32));
+            forwards |= from_call;
         }
     }
     if open && !forwards {
@@ -77,8 +74,6 @@ fn candidate(md: &MethodDef) -> bool {
         && md.ret_must_call.is_none()
         && md.ret_must_call_alias.is_none()
         && md.this_must_call_alias.is_none()
-        && md.overrides.is_empty()
-        && !md.is_virtual
         && !md.is_abstract
         && md.has_body
 }

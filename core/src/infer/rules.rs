@@ -226,12 +226,7 @@ impl State {
     /// through a method with such a `[Calls]`, or by handing it to an `[Owning]`
     /// parameter) and do not reassign it afterwards.
     fn calls(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
-        let overridden: FxHashSet<MethodId> = self
-            .p
-            .methods
-            .iter()
-            .flat_map(|m| m.overrides.iter().copied())
-            .collect();
+        let overridden = self.overridden();
         for (body, f) in bodies.iter().zip(facts) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
@@ -301,6 +296,15 @@ impl State {
                 );
             }
         }
+    }
+
+    /// The methods some method of the program overrides or implements.
+    fn overridden(&self) -> FxHashSet<MethodId> {
+        self.p
+            .methods
+            .iter()
+            .flat_map(|m| m.overrides.iter().copied())
+            .collect()
     }
 
     fn is_ancestor_or_self(&self, anc: TypeId, t: TypeId) -> bool {
@@ -605,10 +609,14 @@ impl State {
 
     /// `[return: NotOwning]` on methods that only return borrowed values.
     fn borrowed_returns(&mut self, bodies: &[Body], types: &MustCallTypes) {
+        let overridden = self.overridden();
         for body in bodies {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
+            if overridden.contains(&m) {
+                continue;
+            }
             let Some(span) = borrowed_return::evidence(&self.p, types, body) else {
                 continue;
             };

@@ -143,3 +143,31 @@ public static class ServiceLocator
     // An accessor of `object` that returns a field proposes nothing: it would be noise.
     public static object Last() => _last;
 }
+
+public interface IInfrastructure<T>
+{
+    T Instance { get; }
+}
+
+public interface ITransaction : IDisposable
+{
+}
+
+public static class InfrastructureExtensions
+{
+    // Another object's member, behind a type parameter: the accessor hands it on.
+    [return: NotOwning]
+    public static T GetInfrastructure<T>(this IInfrastructure<T> accessor) => accessor.Instance;
+
+    // ... and a method that returns what that accessor returns, or throws.
+    [return: NotOwning]
+    public static Stream GetStream(this ITransaction transaction)
+    {
+        var accessor = transaction as IInfrastructure<Stream>;
+        if (accessor == null)
+        {
+            throw new InvalidOperationException("not a stream transaction");
+        }
+        return accessor.GetInfrastructure();
+    }
+}

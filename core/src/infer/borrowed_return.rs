@@ -11,9 +11,11 @@
 //! abstract ones), so no override has to restate the spec; an override itself
 //! may qualify, since a not-owning override of an owning method weakens nothing. A method whose return type says nothing about an
 //! obligation (a type parameter, `object`) qualifies only when it forwards a
-//! not-owning call, as EF Core's `GetService<TService>()` forwards the service
-//! provider's: the instantiation may well be disposable, and the spec would be
-//! noise on every other accessor.
+//! not-owning call or another object's member, as EF Core's
+//! `GetService<TService>()` forwards the service provider's and
+//! `GetInfrastructure<T>()` its argument's `Instance`: the instantiation may
+//! well be disposable, while on a getter of the class's own state the spec
+//! would be noise.
 
 use rustc_hash::FxHashSet;
 
@@ -64,7 +66,8 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
 enum Source {
     /// Only ever null.
     Null,
-    /// Borrowed; `from_call` when one is a not-owning call's result.
+    /// Borrowed; `from_call` when one is a not-owning call's result or a
+    /// member of another object.
     Borrowed { from_call: bool },
 }
 
@@ -146,9 +149,12 @@ fn borrowed(
                     src: Operand::Const(Const::Null),
                     ..
                 } => {}
-                Stmt::Load { .. } | Stmt::Element { .. } | Stmt::Opaque { owning: false, .. } => {
-                    any = true
+                Stmt::Load { base, .. } => {
+                    any = true;
+                    // A member of another object: an accessor hands it on.
+                    from_call |= base.is_some_and(|b| Some(b) != body.this_var());
                 }
+                Stmt::Element { .. } | Stmt::Opaque { owning: false, .. } => any = true,
                 Stmt::Call(call) if call.dst == Some(v) => {
                     if call_result_owning(p, call) {
                         return None;

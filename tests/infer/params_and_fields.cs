@@ -250,3 +250,26 @@ public sealed class IndexFiles : IDisposable
     [Calls("this._index", "Dispose")]
     public void Dispose() => DisposeAll.Quietly(_data, _index);
 }
+
+// no-obligation through a library interface that only extends IDisposable
+// (Microsoft.Extensions.Logging's ILoggerFactory in EF Core's tests: a Dispose that
+// sets a flag).
+[MustCall]
+public sealed class CountingEnumerator : System.Collections.Generic.IEnumerator<int>
+{
+    private bool _disposed;
+
+    public int Current { get; private set; }
+
+    object System.Collections.IEnumerator.Current => Current;
+
+    public bool MoveNext()
+    {
+        Current++;
+        return !_disposed && Current < 10;
+    }
+
+    public void Reset() => Current = 0;
+
+    public void Dispose() => _disposed = true;
+}

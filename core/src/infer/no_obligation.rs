@@ -6,8 +6,9 @@
 //! The condition is conservative; all of it must hold:
 //! - the class is source, not an interface, and declares its own `Dispose` (or
 //!   `DisposeAsync`) with a body;
-//! - its obligation comes only from `IDisposable`/`IAsyncDisposable` (no library
-//!   base class with an obligation, no source base class that keeps one);
+//! - its obligation comes only from `IDisposable`/`IAsyncDisposable`, directly
+//!   or through interfaces that only extend them (`ILoggerFactory`): no base
+//!   class with an obligation, no interface with an obligation of its own;
 //! - it has no finalizer;
 //! - none of its fields (own or inherited) holds a value with an obligation, a
 //!   collection of such values, an `IntPtr`/`UIntPtr`, or a handle type;
@@ -78,13 +79,18 @@ fn qualifies(
     }
     types.of_type(t)?;
     // The obligation must come from the disposable interfaces only.
+    // An interface that only extends them (`ILoggerFactory : IDisposable`)
+    // passes their obligation on unchanged.
     for s in &ty.supertypes {
         let sd = p.get_ty(*s)?;
-        if types.of_type(*s).is_some() && !is_disposable_interface(p, *s) {
-            let source_interface = sd.origin == Origin::Source && sd.kind == TypeKind::Interface;
-            if !source_interface {
-                return None;
-            }
+        let Some(ob) = types.of_type(*s) else {
+            continue;
+        };
+        let via_disposable = ob
+            .declared_by
+            .is_some_and(|d| is_disposable_interface(p, d));
+        if !(sd.kind == TypeKind::Interface && via_disposable) {
+            return None;
         }
     }
     let disposers: Vec<MethodId> = ty

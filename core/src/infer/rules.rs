@@ -490,21 +490,7 @@ impl State {
                 }
             }
             if let Some((i, rule, span)) = alias {
-                self.p.methods[m.index()].ret_must_call_alias = Some(inferred(rule, span));
-                self.p.methods[m.index()].params[i as usize].must_call_alias =
-                    Some(inferred(rule, span));
-                self.record(
-                    SpecTarget::Method(m),
-                    InferredAttr::MustCallAlias,
-                    rule,
-                    span,
-                );
-                self.record(
-                    SpecTarget::Param(m, i),
-                    InferredAttr::MustCallAlias,
-                    rule,
-                    span,
-                );
+                self.set_must_call_alias(m, i, rule, span);
                 owning.retain(|(j, _)| *j != i);
             }
             for (i, span) in owning {
@@ -553,23 +539,32 @@ impl State {
             });
             let Some(i) = candidate else { continue };
             let span = body.node(f.returns[0].0).span;
-            let rule = "must-call-alias-method";
-            self.p.methods[m.index()].ret_must_call_alias = Some(inferred(rule, span));
-            self.p.methods[m.index()].params[i as usize].must_call_alias =
-                Some(inferred(rule, span));
-            self.record(
-                SpecTarget::Method(m),
-                InferredAttr::MustCallAlias,
-                rule,
-                span,
-            );
-            self.record(
-                SpecTarget::Param(m, i),
-                InferredAttr::MustCallAlias,
-                rule,
-                span,
-            );
+            self.set_must_call_alias(m, i, "must-call-alias-method", span);
         }
+    }
+
+    /// `[MustCallAlias]` on method `m` and its parameter `i`.
+    fn set_must_call_alias(&mut self, m: MethodId, i: u32, rule: &'static str, span: Span) {
+        self.p.methods[m.index()].ret_must_call_alias = Some(inferred(rule, span));
+        self.p.methods[m.index()].params[i as usize].must_call_alias = Some(inferred(rule, span));
+        self.record(
+            SpecTarget::Method(m),
+            InferredAttr::MustCallAlias,
+            rule,
+            span,
+        );
+        self.record(
+            SpecTarget::Param(m, i),
+            InferredAttr::MustCallAlias,
+            rule,
+            span,
+        );
+    }
+
+    /// `[return: NotOwning]` on method `m`.
+    fn set_not_owning_return(&mut self, m: MethodId, rule: &'static str, span: Span) {
+        self.p.methods[m.index()].ret_ownership = Ownership::NotOwning(inferred(rule, span));
+        self.record(SpecTarget::Return(m), InferredAttr::NotOwning, rule, span);
     }
 
     /// `[return: NotOwning]` on a method that returns an owning field of its class:
@@ -595,15 +590,7 @@ impl State {
                 })
             });
             let Some(node) = returned else { continue };
-            let span = body.node(node).span;
-            self.p.methods[m.index()].ret_ownership =
-                Ownership::NotOwning(inferred("not-owning-getter", span));
-            self.record(
-                SpecTarget::Return(m),
-                InferredAttr::NotOwning,
-                "not-owning-getter",
-                span,
-            );
+            self.set_not_owning_return(m, "not-owning-getter", body.node(node).span);
         }
     }
 
@@ -620,14 +607,7 @@ impl State {
             let Some(span) = borrowed_return::evidence(&self.p, types, body) else {
                 continue;
             };
-            self.p.methods[m.index()].ret_ownership =
-                Ownership::NotOwning(inferred(borrowed_return::RULE, span));
-            self.record(
-                SpecTarget::Return(m),
-                InferredAttr::NotOwning,
-                borrowed_return::RULE,
-                span,
-            );
+            self.set_not_owning_return(m, borrowed_return::RULE, span);
         }
     }
 }

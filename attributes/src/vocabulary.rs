@@ -1,6 +1,27 @@
 //! Attributes are matched by simple name, in any namespace, with or without the
 //! `Attribute` suffix, so users may declare their own.
 
+/// The conventional disposal methods of .NET, most preferred first: the
+/// method a message names, the methods assumed for a value of unknown type,
+/// and the methods a class's disposal consists of (`DisposeAsyncCore` is the
+/// async dispose pattern's hook).
+pub const DISPOSAL_METHODS: [&str; 4] = [DISPOSE, DISPOSE_ASYNC, "Close", "DisposeAsyncCore"];
+
+/// The method of `System.IDisposable`.
+pub const DISPOSE: &str = "Dispose";
+
+/// The method of `System.IAsyncDisposable`.
+pub const DISPOSE_ASYNC: &str = "DisposeAsync";
+
+/// The flag of the dispose pattern, `protected virtual void Dispose(bool disposing)`.
+pub const DISPOSE_FLAG: &str = "disposing";
+
+/// Whether a type (by full name) is a handle to an unmanaged resource:
+/// `IntPtr`/`UIntPtr`, `SafeHandle` and its kin.
+pub fn is_native_handle_type(full_name: &str) -> bool {
+    matches!(full_name, "System.IntPtr" | "System.UIntPtr") || full_name.contains("Handle")
+}
+
 /// A spec attribute rlc-sharp understands.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SpecAttr {

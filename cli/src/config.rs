@@ -25,7 +25,8 @@ use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rlc_attributes::library::LibraryFile;
-use rlc_core::diagnostics::{Severity, rule};
+use rlc_core::rules::Severity;
+use rlc_core::rules::{RuleId, rule};
 use rlc_core::{CheckOptions, ExceptionModel};
 use rlc_csharp::load::LibraryText;
 use rlc_csharp::suppress::{Level, RuleLevels};
@@ -553,7 +554,7 @@ fn read_exclude(path: &Path, value: &Spanned<DeValue<'_>>, problems: &mut Vec<Pr
 
 fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> RuleLevels {
     let mut levels = RuleLevels::new();
-    let mut seen: Vec<(&'static str, Range<usize>)> = Vec::new();
+    let mut seen: Vec<(RuleId, Range<usize>)> = Vec::new();
     // Keys come sorted; report duplicates at the later one in the file.
     let mut entries: Vec<_> = table.iter().collect();
     entries.sort_by_key(|(k, _)| k.span().start);
@@ -561,9 +562,7 @@ fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> R
         let name = key.get_ref().as_ref();
         let Some(r) = rule(name) else {
             let problem = misplaced(name, key.span()).unwrap_or_else(|| {
-                let ids = rlc_core::diagnostics::RULES
-                    .iter()
-                    .flat_map(|r| [r.id, r.name]);
+                let ids = rlc_core::rules::RULES.iter().flat_map(|r| [r.code, r.name]);
                 let p = Problem::new(
                     format!("no rule is called `{name}`"),
                     key.span(),
@@ -586,7 +585,7 @@ fn read_rules(text: &str, table: &DeTable<'_>, problems: &mut Vec<Problem>) -> R
                 + 1;
             problems.push(
                 Problem::new(
-                    format!("{} ({}) is set twice", r.id, r.name),
+                    format!("{} ({}) is set twice", r.code, r.name),
                     key.span(),
                     "set again here",
                 )

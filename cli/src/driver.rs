@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use rlc_core::diagnostics::{Diagnostic, Label, Severity};
 use rlc_core::infer::{Inference, infer};
+use rlc_core::ir::BodyId;
+use rlc_core::rules::{self, RuleId, rlc9004_internal_error, rlc9005_method_skipped};
+use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::{FileId, Span};
 use rlc_csharp::hir::SkipReason;
@@ -147,9 +149,9 @@ pub fn run_observed(
         .map(|i| &i.program)
         .unwrap_or(&loaded.index.program);
     let checker = Checker::new(program, &lowered.bodies, &opts.check);
-    let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len())
+    let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
         .into_par_iter()
-        .flat_map_iter(|i| checker.check_body(i))
+        .flat_map_iter(|i| checker.check_body(BodyId(i)))
         .collect();
     diagnostics.extend(checker.check_classes());
     let check = t.elapsed();
@@ -183,7 +185,7 @@ fn sort(diags: &mut [Diagnostic], run: &CheckRun) {
         let pb = run.file(b.primary.span.file).map(|(p, _)| p.to_path_buf());
         pa.cmp(&pb)
             .then(a.primary.span.start.cmp(&b.primary.span.start))
-            .then(a.rule.cmp(b.rule))
+            .then(a.rule.cmp(&b.rule))
             .then(a.message.cmp(&b.message))
     });
 }
@@ -216,15 +218,16 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
             _ => 0,
         };
         let end = line_end(text, start);
-        let mut d = Diagnostic::new(
-            "RLC9002",
+        let mut d = rules::input_note(
+            RuleId::ProjectNote,
             note.message.clone(),
-            label(file, start, end, "here"),
+            Span::new(file, start, end),
+            "here",
         );
         if note.severity == NoteSeverity::Warning {
             d.severity = Severity::Warning;
         }
-        d.fingerprint = format!("RLC9002:{}:{}", note.file.display(), note.message);
+        d.fingerprint = format!("{}:{}:{}", d.rule, note.file.display(), note.message);
         out.push(d);
     }
     for note in &run.loaded.notes {
@@ -239,45 +242,31 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
                 (f, r.start, r.end)
             }
         };
-        let mut d = Diagnostic::new(note.rule, note.message.clone(), label(file, start, end, ""));
+        let mut d = rules::input_note(
+            note.rule,
+            note.message.clone(),
+            Span::new(file, start, end),
+            "",
+        );
         d.fingerprint = format!("{}:{}:{}", note.rule, note.path.display(), note.message);
         out.push(d);
     }
     for (span, reason) in &run.lowered.skipped {
         if *reason == SkipReason::TooDeep {
             let end = span.start.saturating_add(1).min(span.end);
-            let mut d = Diagnostic::new(
-                "RLC9005",
-                "this method is nested too deeply to analyse; it is skipped",
-                label(span.file, span.start, end, "nesting starts here"),
-            );
-            d.fingerprint = format!("RLC9005:{}:{}", span.file.0, span.start);
+            let mut d = rlc9005_method_skipped::too_deep(Span::new(span.file, span.start, end));
+            d.fingerprint = format!("{}:{}:{}", d.rule, span.file.0, span.start);
             out.push(d);
         }
     }
     for e in &run.lowered.internal_errors {
         let span = e.span.unwrap_or(Span::new(FileId(0), 0, 0));
-        let mut d = Diagnostic::new(
-            "RLC9004",
-            format!(
-                "internal error while analysing `{}`: {}; it is skipped",
-                e.what, e.message
-            ),
-            label(span.file, span.start, span.end, "in this declaration"),
-        );
-        d.help = Some("please report this at https://github.com/rlc-sharp/rlc-sharp/issues with the code that triggers it".into());
-        d.fingerprint = format!("RLC9004:{}", e.what);
+        let mut d = rlc9004_internal_error::front_end_failed(&e.what, &e.message, span);
+        d.fingerprint = format!("{}:{}", d.rule, e.what);
         out.push(d);
     }
     run.extra_files = extra;
     out
-}
-
-fn label(file: FileId, start: u32, end: u32, message: &str) -> Label {
-    Label {
-        span: Span::new(file, start, end),
-        message: message.to_string(),
-    }
 }
 
 /// Byte offset of a 1-based line and character column.

@@ -1,7 +1,7 @@
-//! Exit statuses (DESIGN.md): 0 when no error-level finding, 1 when there is
+//! Exit statuses (docs/design.md): 0 when no error-level finding, 1 when there is
 //! one, 2 on a usage, configuration or input/output error.
 
-use rlc_core::diagnostics::{Diagnostic, Severity};
+use rlc_core::rules::{Diagnostic, Severity};
 
 pub const SUCCESS: u8 = 0;
 pub const FINDINGS: u8 = 1;
@@ -38,7 +38,7 @@ pub fn code(outcome: Outcome<'_>) -> std::process::ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use rlc_core::diagnostics::Label;
+    use rlc_core::rules::Label;
     use rlc_core::{FileId, Span};
 
     use super::*;
@@ -48,7 +48,7 @@ mod tests {
             span: Span::new(FileId(0), 0, 1),
             message: String::new(),
         };
-        let mut d = Diagnostic::new("RLC0001", "leak", label);
+        let mut d = Diagnostic::new(rlc_core::rules::RuleId::ResourceLeak, "leak", label);
         d.severity = severity;
         d
     }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use rlc_core::diagnostics::{RULES, Rule, rule};
+use rlc_core::rules::{RULES, Rule, rule};
 
 /// The text `rlc-sharp explain [RULE]` prints.
 pub fn explain(query: Option<&str>) -> Result<String, UnknownRule> {
@@ -25,7 +25,7 @@ pub fn find(query: &str) -> Result<&'static Rule, UnknownRule> {
     let query = query.trim();
     rule(query).ok_or_else(|| UnknownRule {
         query: query.to_string(),
-        suggestions: closest(query, RULES.iter().flat_map(|r| [r.id, r.name]))
+        suggestions: closest(query, RULES.iter().flat_map(|r| [r.code, r.name]))
             .into_iter()
             .filter_map(rule)
             .fold(Vec::new(), |mut acc, r| {
@@ -151,7 +151,10 @@ mod tests {
     fn the_list_has_every_rule_with_its_level() {
         let list = explain(None).expect("list");
         for r in RULES {
-            let line = list.lines().find(|l| l.starts_with(r.id)).expect("listed");
+            let line = list
+                .lines()
+                .find(|l| l.starts_with(r.code))
+                .expect("listed");
             assert!(
                 line.contains(r.name)
                     && line.contains(r.default_severity.as_str())
@@ -163,9 +166,9 @@ mod tests {
     #[test]
     fn unknown_rules_suggest_close_ones() {
         let err = find("RLC0010").expect_err("unknown");
-        assert!(err.suggestions.iter().any(|r| r.id == "RLC0001"), "{err}");
+        assert!(err.suggestions.iter().any(|r| r.code == "RLC0001"), "{err}");
         let err = find("resource-leek").expect_err("unknown");
-        assert_eq!(err.suggestions.first().map(|r| r.id), Some("RLC0001"));
+        assert_eq!(err.suggestions.first().map(|r| r.code), Some("RLC0001"));
         let text = find("leak").expect_err("unknown").to_string();
         assert!(
             text.contains("resource-leak") && text.contains("did you mean"),

@@ -7,8 +7,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use rlc_core::infer::{InferredSpec, SpecTarget, rule_reason};
-use rlc_core::program::{Origin, Program};
+use rlc_core::infer::{InferredSpec, SpecTarget};
+use rlc_core::program::{DeclaredIn, Program};
 use rlc_core::{FileId, Span};
 use rlc_csharp::annotate::{
     self, AnnotateOptions, Annotation, AnnotationTarget, FileEdits, annotate_files,
@@ -34,7 +34,7 @@ pub fn annotation_of(program: &Program, spec: &InferredSpec) -> Option<(FileId, 
     let source_type = |t| {
         program
             .get_ty(t)
-            .is_some_and(|d| d.origin == Origin::Source)
+            .is_some_and(|d| d.declared_in == DeclaredIn::Source)
     };
     let range = |s: Span| TextRange::new(s.start, s.end);
     let (span, target) = match &spec.target {
@@ -79,7 +79,7 @@ pub fn annotation_of(program: &Program, spec: &InferredSpec) -> Option<(FileId, 
         span.file,
         Annotation {
             target,
-            attribute: spec.attr.to_csharp(),
+            attribute: rlc_csharp::annotate::csharp_attribute(&spec.attr),
         },
     ))
 }
@@ -359,11 +359,11 @@ fn json_report(run: &CheckRun, specs: &[InferredSpec], rounds: u32, root: &Path)
             });
             json!({
                 "kind": s.attr.kind(),
-                "attribute": format!("[{}{}]", if matches!(s.target, SpecTarget::Return(_)) { "return: " } else { "" }, s.attr.to_csharp()),
+                "attribute": format!("[{}{}]", if matches!(s.target, SpecTarget::Return(_)) { "return: " } else { "" }, rlc_csharp::annotate::csharp_attribute(&s.attr)),
                 "declaration": declaration_name(program, &s.target),
                 "target": target,
-                "rule": s.rule,
-                "reason": rule_reason(s.rule),
+                "rule": s.rule.name(),
+                "reason": s.rule.reason(),
                 "evidence": location(s.evidence),
             })
         })

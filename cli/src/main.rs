@@ -99,7 +99,7 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
 
 fn render_report(
     run: &CheckRun,
-    diags: &[rlc_core::diagnostics::Diagnostic],
+    diags: &[rlc_core::rules::Diagnostic],
     summary: &Summary,
     args: &CheckArgs,
     color: ColorChoice,

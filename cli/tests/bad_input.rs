@@ -70,6 +70,11 @@ fn every_bad_input_is_reported_and_the_good_code_is_still_checked() {
         "App/Binary.cs",
         (0..=255u8).cycle().take(4096).collect::<Vec<_>>(),
     );
+    write(
+        root,
+        "App/Broken.cs",
+        format!("class S {{ void M( {{ }} void N() {{ {LEAK} }} }}\n"),
+    );
     let huge: String = (0..50_000).map(|i| format!("class C{i} {{ }}\n")).collect();
     write(root, "App/Huge.cs", huge);
     let parens = format!("{}1{}", "(".repeat(deep), ")".repeat(deep));
@@ -94,6 +99,7 @@ fn every_bad_input_is_reported_and_the_good_code_is_still_checked() {
     assert!(has(&found, "RLC9002", "App/App.csproj"), "{found:?}");
     assert!(has(&found, "RLC9003", "App/Binary.cs"), "{found:?}");
     assert!(has(&found, "RLC9005", "App/Deep.cs"), "{found:?}");
+    assert!(has(&found, "RLC9001", "App/Broken.cs"), "{found:?}");
     // The good code around the bad input is still checked: both leaking
     // projects and the shallow method next to the deep one.
     assert!(has(&found, "RLC0001", "Broken/Leak.cs"), "{found:?}");

@@ -2,8 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rlc_core::diagnostics::{Diagnostic, Label, RULES, Severity, SpecFact};
 use rlc_core::program::Provenance;
+use rlc_core::provenance::InferRule;
+use rlc_core::rules::{Diagnostic, Label, Severity, SpecFact};
+use rlc_core::rules::{RULES, RuleId};
 use rlc_core::{FileId, Span};
 use rlc_csharp::suppress::SuppressionCounts;
 use rlc_sharp::render::human::HumanOptions;
@@ -27,7 +29,7 @@ fn findings() -> Vec<Diagnostic> {
     let alloc = span_of(0, A, "new FileStream(p)");
     let end = A.rfind('}').expect("closing brace") as u32;
     let mut leak = Diagnostic::new(
-        "RLC0001",
+        RuleId::ResourceLeak,
         "`s` is never disposed",
         Label {
             span: alloc,
@@ -45,14 +47,14 @@ fn findings() -> Vec<Diagnostic> {
     leak.facts.push(SpecFact {
         fact: "`Open` returns ownership".into(),
         provenance: Provenance::Inferred {
-            rule: "owning-return",
+            rule: InferRule::MustCallAliasMethod,
             evidence: span_of(1, B, "Open()"),
         },
         reason: Some("it returns a new `Reader`".into()),
     });
     leak.fingerprint = "RLC0001:A.M():FileStream:0".into();
     let mut warning = Diagnostic::new(
-        "RLC0002",
+        RuleId::ResourceLeakOnException,
         "`r` leaks 100% of the time, when `Open` throws",
         Label {
             span: span_of(1, B, "Open()"),
@@ -61,7 +63,7 @@ fn findings() -> Vec<Diagnostic> {
     );
     warning.fingerprint = "RLC0002:B.r:Reader:0".into();
     let note = Diagnostic::new(
-        "RLC9001",
+        RuleId::SyntaxError,
         "syntax error: expected `;`",
         Label {
             span: span_of(1, B, "class"),
@@ -200,7 +202,7 @@ fn json_has_positions_labels_facts_and_counts() {
     assert_eq!(f["facts"][0]["kind"], "library");
     assert_eq!(f["facts"][0]["location"], Value::Null);
     assert_eq!(f["facts"][1]["kind"], "inferred");
-    assert_eq!(f["facts"][1]["rule"], "owning-return");
+    assert_eq!(f["facts"][1]["rule"], "must-call-alias-method");
     assert_eq!(f["facts"][1]["reason"], "it returns a new `Reader`");
     assert_eq!(f["facts"][1]["location"]["file"], "src/My Lib/B.cs");
     assert_eq!(
@@ -303,7 +305,7 @@ fn sarif_content() {
     let rules = driver["rules"].as_array().expect("rules");
     assert_eq!(rules.len(), RULES.len(), "every rule is listed");
     for (r, rule) in rules.iter().zip(RULES) {
-        assert_eq!(r["id"], rule.id);
+        assert_eq!(r["id"], rule.code);
         assert_eq!(r["name"], rule.name);
         assert_eq!(r["shortDescription"]["text"], rule.summary);
         assert_eq!(r["help"]["markdown"], rule.explanation);

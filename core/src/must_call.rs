@@ -17,9 +17,9 @@ use std::borrow::Cow;
 use crate::ir::{Call, CallKind, Callee};
 use crate::program::{MustCall, Program, Provenance, TypeId, ValueTy};
 
-/// A non-empty must-call obligation and where it was stated.
+/// The must-call type of a value (a non-empty obligation) and where it was stated.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Obligation {
+pub struct MustCallType {
     pub must_call: MustCall,
     /// The type whose `[MustCall]` (or model entry) stated it; `None` when it comes
     /// from a `[return: MustCall(..)]` of a method.
@@ -27,7 +27,7 @@ pub struct Obligation {
     pub provenance: Provenance,
 }
 
-impl Obligation {
+impl MustCallType {
     /// Whether calling `method` discharges it.
     pub fn is_satisfied_by(&self, method: &str) -> bool {
         self.must_call.is_satisfied_by(method)
@@ -42,7 +42,7 @@ impl Obligation {
 /// The memoized must-call type of every type of a [`Program`].
 #[derive(Debug)]
 pub struct MustCallTypes {
-    of: Vec<Option<Obligation>>,
+    of: Vec<Option<MustCallType>>,
     /// Alternatives (`also_disposes`) of each type and of its supertypes.
     alternatives: Vec<Vec<String>>,
     /// Every type after its supertypes (cycles broken arbitrarily).
@@ -138,10 +138,14 @@ impl MustCallTypes {
         let stated = if let Some((mc, prov)) = &def.must_call {
             Some((mc.methods.clone(), Some(id), prov.clone()))
         } else if program.well_known.disposable == Some(id) {
-            Some((vec!["Dispose".to_string()], Some(id), Provenance::Default))
+            Some((
+                vec![program.conventions.dispose.clone()],
+                Some(id),
+                Provenance::Default,
+            ))
         } else if program.well_known.async_disposable == Some(id) {
             Some((
-                vec!["DisposeAsync".to_string()],
+                vec![program.conventions.dispose_async.clone()],
                 Some(id),
                 Provenance::Default,
             ))
@@ -152,7 +156,7 @@ impl MustCallTypes {
             Some(s) => Some(s),
             None => {
                 let mut methods = Vec::new();
-                let mut first: Option<&Obligation> = None;
+                let mut first: Option<&MustCallType> = None;
                 for &s in &supers {
                     if let Some(o) = &self.of[s] {
                         methods.extend(o.must_call.methods.iter().cloned());
@@ -163,7 +167,7 @@ impl MustCallTypes {
             }
         };
         let new = base.and_then(|(methods, declared_by, provenance)| {
-            (!methods.is_empty()).then(|| Obligation {
+            (!methods.is_empty()).then(|| MustCallType {
                 must_call: MustCall::of(methods.into_iter().chain(alts.iter().cloned())),
                 declared_by,
                 provenance,
@@ -178,12 +182,12 @@ impl MustCallTypes {
     }
 
     /// The obligation of values of type `t` (`None`: no obligation or unknown type).
-    pub fn of_type(&self, t: TypeId) -> Option<&Obligation> {
+    pub fn of_type(&self, t: TypeId) -> Option<&MustCallType> {
         self.of.get(t.index()).and_then(Option::as_ref)
     }
 
     /// The obligation of a value of this static type.
-    pub fn of_value(&self, ty: &ValueTy) -> Option<&Obligation> {
+    pub fn of_value(&self, ty: &ValueTy) -> Option<&MustCallType> {
         ty.ty.and_then(|t| self.of_type(t))
     }
 
@@ -197,7 +201,7 @@ impl MustCallTypes {
         &'a self,
         program: &Program,
         call: &Call,
-    ) -> Option<Cow<'a, Obligation>> {
+    ) -> Option<Cow<'a, MustCallType>> {
         let method = match &call.callee {
             Callee::Method(m) => program.get_method(*m),
             _ => None,
@@ -206,7 +210,7 @@ impl MustCallTypes {
             if mc.is_empty() {
                 return None;
             }
-            return Some(Cow::Owned(Obligation {
+            return Some(Cow::Owned(MustCallType {
                 must_call: mc.clone(),
                 declared_by: None,
                 provenance: prov.clone(),
@@ -223,12 +227,20 @@ impl MustCallTypes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::{Origin, TypeDef, TypeKind};
+    use crate::program::{DeclaredIn, TypeDef, TypeKind};
 
     fn ty(p: &mut Program, name: &str, supers: &[TypeId]) -> TypeId {
-        let mut d = TypeDef::new(name, TypeKind::Class, Origin::Source);
+        let mut d = TypeDef::new(name, TypeKind::Class, DeclaredIn::Source);
         d.supertypes = supers.to_vec();
         p.add_type(d)
+    }
+
+    /// A program whose conventions name the well-known interfaces' methods.
+    fn program() -> Program {
+        let mut p = Program::default();
+        p.conventions.dispose = "Dispose".into();
+        p.conventions.dispose_async = "DisposeAsync".into();
+        p
     }
 
     fn methods(t: &MustCallTypes, id: TypeId) -> Vec<String> {
@@ -239,7 +251,7 @@ mod tests {
 
     #[test]
     fn inherited_union_alternatives_and_explicit_none() {
-        let mut p = Program::default();
+        let mut p = program();
         let disp = ty(&mut p, "System.IDisposable", &[]);
         let adisp = ty(&mut p, "System.IAsyncDisposable", &[]);
         p.well_known.disposable = Some(disp);
@@ -264,7 +276,7 @@ mod tests {
 
     #[test]
     fn explicit_must_call_keeps_inherited_alternatives() {
-        let mut p = Program::default();
+        let mut p = program();
         let disp = ty(&mut p, "System.IDisposable", &[]);
         p.well_known.disposable = Some(disp);
         let reader = ty(&mut p, "System.IO.TextReader", &[disp]);
@@ -281,7 +293,7 @@ mod tests {
 
     #[test]
     fn cycles_and_deep_chains_terminate() {
-        let mut p = Program::default();
+        let mut p = program();
         let disp = ty(&mut p, "System.IDisposable", &[]);
         p.well_known.disposable = Some(disp);
         let a = ty(&mut p, "A", &[disp]);

@@ -9,8 +9,9 @@
 //! never takes ownership of an argument, but its result is owning like any
 //! unannotated return, so an unknown library is handled soundly.
 
-use crate::ir::{Body, BodyKind, Call, CallKind, Callee};
-use crate::program::{MethodDef, MethodKind, ParamDef, ParamMode, Program};
+use crate::ir::{Body, BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt};
+use crate::must_call::MustCallTypes;
+use crate::program::{FieldId, MethodDef, MethodKind, ParamDef, ParamMode, Program};
 
 /// Whether returning a value from `body` hands its obligation to the caller.
 /// Constructors return nothing; getters and `[return: NotOwning]` methods do not
@@ -87,13 +88,62 @@ pub fn is_dispose_pattern(program: &Program, method: &MethodDef, must_call: &[St
     let [p] = method.params.as_slice() else {
         return false;
     };
-    let is_bool = match p.ty.ty.and_then(|t| program.get_ty(t)) {
-        Some(t) => t.name == "System.Boolean" || t.name == "bool",
-        None => p.name == "disposing",
+    let is_bool = match p.ty.ty.filter(|t| program.get_ty(*t).is_some()) {
+        Some(t) => Some(t) == program.well_known.boolean,
+        None => p.name == program.conventions.dispose_flag,
     };
     method.kind == MethodKind::Ordinary
         && !method.is_static
         && p.mode == ParamMode::Value
         && is_bool
         && must_call.contains(&method.name)
+}
+
+/// The first reachable store of each non-readonly owning field of `this` that
+/// may give the object a new obligation (paper §5): a value whose static type
+/// may carry one (not `null`, not a value of a type known to carry none).
+/// What needs `[CreatesMustCallFor("this")]`, for the checker (RLC0009) and
+/// inference alike. `reachable` is computed when not given and needed.
+pub fn new_owning_field_stores(
+    program: &Program,
+    types: &MustCallTypes,
+    body: &Body,
+    reachable: Option<&[bool]>,
+) -> Vec<(NodeId, FieldId)> {
+    let Some(this) = body.this_var() else {
+        return Vec::new();
+    };
+    let mut out: Vec<(NodeId, FieldId)> = Vec::new();
+    let mut computed: Option<Vec<bool>> = None;
+    for (i, node) in body.nodes.iter().enumerate() {
+        let Stmt::Store {
+            base: Some(b),
+            field: FieldRef::Known(f),
+            src: Operand::Var(v),
+        } = &node.stmt
+        else {
+            continue;
+        };
+        if *b != this || out.iter().any(|(_, g)| g == f) {
+            continue;
+        }
+        let Some(fd) = program.get_field(*f) else {
+            continue;
+        };
+        if !fd.is_owning() || fd.is_readonly || types.of_value(&fd.ty).is_none() {
+            continue;
+        }
+        let known_free = body
+            .vars
+            .get(v.index())
+            .is_some_and(|var| var.ty.ty.is_some() && types.of_value(&var.ty).is_none());
+        let reach = match reachable {
+            Some(r) => r,
+            None => computed.get_or_insert_with(|| crate::cfg::reachable(body)),
+        };
+        if !known_free && reach.get(i).copied().unwrap_or(false) {
+            out.push((NodeId(i as u32), *f));
+        }
+    }
+    out
 }

@@ -7,6 +7,8 @@ use serde::Serialize;
 
 use crate::span::Span;
 
+pub use crate::provenance::{InferRule, Provenance};
+
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
@@ -32,44 +34,6 @@ id_type!(
     /// A field, or the backing storage of an auto-property.
     FieldId
 );
-
-/// Where a spec fact came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum Provenance {
-    /// The paper's defaults (returns owning, parameters and fields not).
-    Default,
-    /// Written in the source as an attribute at this place.
-    Source(Span),
-    /// The embedded .NET library model.
-    Library,
-    /// The user's `rlc-sharp.toml`.
-    Config,
-    /// Inferred by the rule `rule`; `evidence` is the code that made it fire.
-    Inferred { rule: &'static str, evidence: Span },
-}
-
-impl Provenance {
-    pub fn is_inferred(&self) -> bool {
-        matches!(self, Provenance::Inferred { .. })
-    }
-    /// Facts a person or the model stated, which inference must never contradict.
-    pub fn is_stated(&self) -> bool {
-        matches!(
-            self,
-            Provenance::Source(_) | Provenance::Library | Provenance::Config
-        )
-    }
-    /// Specs about the program's own code, which the checker verifies against
-    /// its bodies: written ones and inferred ones alike, so that `check` with
-    /// inference reports what `check --no-infer` reports after the patch.
-    /// The library model and the defaults are trusted.
-    pub fn is_verified(&self) -> bool {
-        matches!(
-            self,
-            Provenance::Source(_) | Provenance::Config | Provenance::Inferred { .. }
-        )
-    }
-}
 
 /// A must-call obligation: calling any one of `methods` discharges it.
 ///
@@ -118,11 +82,12 @@ pub enum TypeKind {
     RecordStruct,
 }
 
+/// Where a type is declared.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Origin {
-    /// Declared in the analysed source.
+pub enum DeclaredIn {
+    /// The analysed source.
     Source,
-    /// Declared by the embedded library model or the user's extra specs.
+    /// The embedded library model or the user's extra specs.
     Library,
 }
 
@@ -131,7 +96,7 @@ pub struct TypeDef {
     /// Fully qualified display name, with type parameters: `System.IO.Stream`, `App.Pool<T>`.
     pub name: String,
     pub kind: TypeKind,
-    pub origin: Origin,
+    pub declared_in: DeclaredIn,
     /// Direct base class and interfaces.
     pub supertypes: Vec<TypeId>,
     /// `[MustCall(...)]` on the type itself or the library model's `must_call`;
@@ -146,6 +111,9 @@ pub struct TypeDef {
     pub is_static: bool,
     /// Declares a finalizer (`~T()`); a hint that it wraps an unmanaged resource.
     pub has_finalizer: bool,
+    /// A handle to an unmanaged resource (`IntPtr`, `SafeHandle`, ...): a field
+    /// of this type means the class owns something to release.
+    pub is_native_handle: bool,
     /// The declaration's name (first part, for partial types).
     pub span: Option<Span>,
     /// Every span of the declaration (all parts of a partial type).
@@ -154,11 +122,11 @@ pub struct TypeDef {
 
 impl TypeDef {
     /// A type with no supertypes, members or specs yet.
-    pub fn new(name: impl Into<String>, kind: TypeKind, origin: Origin) -> TypeDef {
+    pub fn new(name: impl Into<String>, kind: TypeKind, declared_in: DeclaredIn) -> TypeDef {
         TypeDef {
             name: name.into(),
             kind,
-            origin,
+            declared_in,
             supertypes: Vec::new(),
             must_call: None,
             also_disposes: Vec::new(),
@@ -168,6 +136,7 @@ impl TypeDef {
             is_sealed: false,
             is_static: false,
             has_finalizer: false,
+            is_native_handle: false,
             span: None,
             decl_spans: Vec::new(),
         }
@@ -463,12 +432,47 @@ pub struct Program {
     pub fields: Vec<FieldDef>,
     /// `System.IDisposable` and `System.IAsyncDisposable`, when known.
     pub well_known: WellKnown,
+    pub conventions: Conventions,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct WellKnown {
     pub disposable: Option<TypeId>,
     pub async_disposable: Option<TypeId>,
+    /// The type of `true` and `false`.
+    pub boolean: Option<TypeId>,
+}
+
+/// What the source language calls the things the analyses must recognise by
+/// name; the front end fills it from its vocabulary.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Conventions {
+    /// The conventional disposal methods, most preferred first: the method a
+    /// message names, the methods assumed for a value of unknown type, and the
+    /// methods a class's disposal consists of.
+    pub disposal_methods: Vec<String>,
+    /// The must-call method of the well-known disposable interface (`Dispose`).
+    pub dispose: String,
+    /// The must-call method of the well-known async disposable interface
+    /// (`DisposeAsync`).
+    pub dispose_async: String,
+    /// The parameter name of the dispose pattern's flag (`Dispose(bool
+    /// disposing)`), recognised when its type is unknown.
+    pub dispose_flag: String,
+}
+
+impl Conventions {
+    pub fn is_disposal_method(&self, name: &str) -> bool {
+        self.disposal_methods.iter().any(|m| m == name)
+    }
+    /// The rank of a disposal method in the order of preference (unknown
+    /// names last).
+    pub fn disposal_rank(&self, name: &str) -> usize {
+        self.disposal_methods
+            .iter()
+            .position(|m| m == name)
+            .unwrap_or(self.disposal_methods.len())
+    }
 }
 
 impl Program {

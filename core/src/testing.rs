@@ -2,17 +2,18 @@
 //! bodies the way the lowering does (sequential statements, `if`, loops,
 //! try/catch/finally with exception edges), so tests read like the C# they model.
 
-use crate::checker::{CheckOptions, ExceptionModel, check_program};
-use crate::diagnostics::Diagnostic;
+use crate::checker::check_program;
 use crate::ir::{
-    Arg, Body, BodyBuilder, BodyKind, Call, CallKind, Callee, Cond, ExcEdge, FieldRef, NodeId,
-    Operand, Stmt, Succ, VarId, VarKind,
+    Arg, Bodies, Body, BodyBuilder, BodyKind, Call, CallKind, Callee, Cond, ExcEdge, FieldRef,
+    NodeId, Operand, Stmt, Succ, VarId, VarKind,
 };
+use crate::options::{CheckOptions, ExceptionModel};
 use crate::program::{
-    CallsSpec, Const, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall, Origin,
+    CallsSpec, Const, DeclaredIn, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall,
     Ownership, OwnershipCondition, ParamDef, ParamMode, Program, Provenance, Target, TypeDef,
     TypeId, TypeKind, ValueTy,
 };
+use crate::rules::Diagnostic;
 use crate::span::{FileId, Span};
 
 pub fn src() -> Provenance {
@@ -84,7 +85,7 @@ pub struct Lib {
 }
 
 fn lib_type(p: &mut Program, name: &str, kind: TypeKind, supers: &[TypeId]) -> TypeId {
-    let mut d = TypeDef::new(name, kind, Origin::Library);
+    let mut d = TypeDef::new(name, kind, DeclaredIn::Library);
     d.supertypes = supers.to_vec();
     p.add_type(d)
 }
@@ -119,6 +120,15 @@ impl Lib {
             Some((MustCall::of(["DisposeAsync"]), Provenance::Library));
         p.well_known.disposable = Some(disposable);
         p.well_known.async_disposable = Some(async_disposable);
+        p.well_known.boolean = Some(boolean);
+        p.conventions = crate::program::Conventions {
+            disposal_methods: rlc_attributes::vocabulary::DISPOSAL_METHODS
+                .map(String::from)
+                .to_vec(),
+            dispose: rlc_attributes::vocabulary::DISPOSE.to_string(),
+            dispose_async: rlc_attributes::vocabulary::DISPOSE_ASYNC.to_string(),
+            dispose_flag: rlc_attributes::vocabulary::DISPOSE_FLAG.to_string(),
+        };
         let stream = lib_type(
             &mut p,
             "System.IO.Stream",
@@ -402,7 +412,7 @@ impl Lib {
 
     /// A source class `name` with these supertypes.
     pub fn class(&mut self, name: &str, supers: &[TypeId]) -> TypeId {
-        let mut d = TypeDef::new(name, TypeKind::Class, Origin::Source);
+        let mut d = TypeDef::new(name, TypeKind::Class, DeclaredIn::Source);
         d.supertypes = supers.to_vec();
         self.p.add_type(d)
     }
@@ -453,7 +463,7 @@ impl Lib {
     pub fn check_with(&self, bodies: &[Body], model: ExceptionModel) -> Vec<Diagnostic> {
         check_program(
             &self.p,
-            bodies,
+            &Bodies::from(bodies.to_vec()),
             &CheckOptions {
                 exception_model: model,
             },
@@ -463,7 +473,7 @@ impl Lib {
 
 /// The rule ids of some diagnostics, in order.
 pub fn rules(diags: &[Diagnostic]) -> Vec<&'static str> {
-    diags.iter().map(|d| d.rule).collect()
+    diags.iter().map(|d| d.rule.code()).collect()
 }
 
 /// Builds a body statement by statement.

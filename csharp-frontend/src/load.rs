@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rlc_core::program::TypeId;
+use rlc_core::rules::RuleId;
 use rlc_core::{FileId, Span, ir};
 use rustc_hash::FxHashSet;
 
@@ -43,7 +44,7 @@ pub struct LibraryText {
 /// Something that went wrong while loading, with where.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadNote {
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub path: PathBuf,
     /// The file's id when it was read (so the range can be shown in context).
     pub file: Option<FileId>,
@@ -103,7 +104,7 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
         for e in &syntax.syntax_errors {
             let toml_span = g.toml_span(e.range.start as usize);
             notes.push(LoadNote {
-                rule: "RLC9002",
+                rule: RuleId::ProjectNote,
                 path: PathBuf::from(&g.name),
                 file: None,
                 range: toml_span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
@@ -150,7 +151,7 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
                     syntax_error_files += 1;
                     if let Some(first) = syntax.syntax_errors.first() {
                         notes.push(LoadNote {
-                            rule: "RLC9001",
+                            rule: RuleId::SyntaxError,
                             path: source.path.clone(),
                             file: Some(id),
                             range: Some(first.range),
@@ -216,7 +217,7 @@ struct GeneratedLibrary {
 fn generate_library(lib: &LibraryText) -> (Option<GeneratedLibrary>, Vec<LoadNote>) {
     let path = lib.path.clone().unwrap_or_else(|| PathBuf::from(&lib.name));
     let note = |span: Option<std::ops::Range<usize>>, message: String| LoadNote {
-        rule: "RLC9002",
+        rule: RuleId::ProjectNote,
         path: path.clone(),
         file: None,
         range: span.map(|s| TextRange::new(s.start as u32, s.end as u32)),
@@ -279,7 +280,7 @@ fn read_and_parse(
     defines: &[String],
 ) -> Result<(SourceFile, FileSyntax), LoadNote> {
     let note = |message: String| LoadNote {
-        rule: "RLC9003",
+        rule: RuleId::UnreadableSource,
         path: path.clone(),
         file: None,
         range: None,
@@ -308,7 +309,7 @@ pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 
 /// Every lowered body of the analysed source, with resolution statistics.
 pub struct Lowered {
-    pub bodies: Vec<ir::Body>,
+    pub bodies: ir::Bodies,
     pub stats: ResolveStats,
     pub skipped: Vec<(Span, SkipReason)>,
     /// Bodies whose lowering failed: an internal error, reported and skipped.
@@ -353,13 +354,13 @@ pub fn lower_all(index: &Index) -> Lowered {
         })
         .collect();
     let mut out = Lowered {
-        bodies: Vec::new(),
+        bodies: ir::Bodies::new(),
         stats: ResolveStats::default(),
         skipped: Vec::new(),
         internal_errors: Vec::new(),
     };
     let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
-        crate::lower::append_bodies(&mut out.bodies, lt.bodies);
+        out.bodies.append(lt.bodies);
         out.stats.merge(&lt.stats);
         out.skipped.extend(lt.skipped);
     };

@@ -17,7 +17,8 @@
 use std::collections::BTreeMap;
 
 use rlc_core::FileId;
-use rlc_core::diagnostics::{Diagnostic, Rule, Severity, rule};
+use rlc_core::rules::{Diagnostic, Severity};
+use rlc_core::rules::{Rule, RuleId, rule};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
@@ -72,7 +73,7 @@ impl Level {
 }
 
 /// Levels per rule id (`RLC0001`).
-pub type RuleLevels = BTreeMap<&'static str, Level>;
+pub type RuleLevels = BTreeMap<RuleId, Level>;
 
 /// A parsed source file and the project it is compiled into.
 #[derive(Copy, Clone, Debug)]
@@ -138,7 +139,7 @@ pub fn apply(
     let mut counts = SuppressionCounts::default();
     let mut kept = Vec::with_capacity(diagnostics.len());
     for mut d in diagnostics {
-        if let Some(level) = levels.get(d.rule) {
+        if let Some(level) = levels.get(&d.rule) {
             match level.severity() {
                 Some(severity) => d.severity = severity,
                 None => {
@@ -147,7 +148,7 @@ pub fn apply(
                 }
             }
         }
-        let (Some(unit), Some(r)) = (by_file.get(&d.primary.span.file), rule(d.rule)) else {
+        let (Some(unit), Some(r)) = (by_file.get(&d.primary.span.file), Some(d.rule.rule())) else {
             kept.push(d);
             continue;
         };
@@ -380,7 +381,7 @@ fn type_segment(t: &TypeDecl) -> String {
 #[derive(Default)]
 struct ProjectSuppressions {
     /// Rules suppressed on some part of a type, by documentation-id type name.
-    types: FxHashMap<String, Vec<&'static str>>,
+    types: FxHashMap<String, Vec<RuleId>>,
     globals: Vec<GlobalSuppression>,
 }
 
@@ -390,7 +391,7 @@ impl ProjectSuppressions {
         for unit in units {
             let syntax = unit.syntax;
             for (i, t) in syntax.types.iter().enumerate() {
-                let rules: Vec<&'static str> = t
+                let rules: Vec<RuleId> = t
                     .attrs
                     .iter()
                     .filter_map(suppress_message)
@@ -434,7 +435,7 @@ impl ProjectSuppressions {
 }
 
 struct GlobalSuppression {
-    rule: &'static str,
+    rule: RuleId,
     target: GlobalTarget,
 }
 

@@ -94,3 +94,42 @@ fn case_corpus_matches_its_markers() {
         failures.join("\n")
     );
 }
+
+/// Every analysis rule in the registry is specified by at least one case, and
+/// every page starts with the rule's id and name.
+#[test]
+fn every_analysis_rule_has_cases_and_a_page() {
+    use rlc_core::rules::{RULES, RuleKind};
+    let mut marked = std::collections::BTreeSet::new();
+    for path in files_in(&data_dir("cases"), "cs") {
+        let text = std::fs::read_to_string(&path).expect("read case file");
+        for (_, ids) in expect_markers(&text) {
+            marked.extend(ids);
+        }
+    }
+    for rule in RULES {
+        assert!(
+            rule.explanation
+                .starts_with(&format!("# {}: {}", rule.code, rule.name)),
+            "the page of {} must start with `# {}: {}`",
+            rule.code,
+            rule.code,
+            rule.name
+        );
+        if rule.kind == RuleKind::Analysis {
+            assert!(
+                marked.contains(rule.code),
+                "{} ({}) has no `// expect: {}` case in tests/cases/",
+                rule.code,
+                rule.name,
+                rule.code
+            );
+        }
+    }
+    for id in &marked {
+        assert!(
+            rlc_core::rules::rule(id).is_some(),
+            "a case expects `{id}`, which is not a registered rule"
+        );
+    }
+}

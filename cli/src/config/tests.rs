@@ -1,6 +1,7 @@
 use std::fs;
 
 use clap::Parser;
+use rlc_core::rules::RuleId;
 use rlc_csharp::suppress::Level;
 
 use super::*;
@@ -51,7 +52,11 @@ fn reads_every_setting() {
     assert_eq!(config.exception_model, Some(ExceptionModel::All));
     assert_eq!(config.infer, Some(false));
     assert!(!config.exclude.is_empty());
-    let levels: Vec<(&str, Level)> = config.levels.iter().map(|(id, l)| (*id, *l)).collect();
+    let levels: Vec<(&str, Level)> = config
+        .levels
+        .iter()
+        .map(|(id, l)| (id.code(), *l))
+        .collect();
     assert_eq!(
         levels,
         [
@@ -103,7 +108,10 @@ fn inline_and_dotted_tables_are_blanked_too() {
         rules.\"resource-leak-on-exception\" = \"off\"\n[[type]]\nname = \"A.B\"\n";
     let config = parse(text).expect("valid");
     assert_eq!(config.exception_model, Some(ExceptionModel::None));
-    assert_eq!(config.levels.get("RLC0002"), Some(&Level::Off));
+    assert_eq!(
+        config.levels.get(&RuleId::ResourceLeakOnException),
+        Some(&Level::Off)
+    );
     let library = config.library.expect("library entries");
     assert_eq!(library.text.trim_start(), "[[type]]\nname = \"A.B\"\n");
     assert!(rlc_attributes::library::parse(&library.text).is_ok());

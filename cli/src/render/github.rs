@@ -4,7 +4,7 @@
 //! name files relative to the working directory of the job (the checkout), not
 //! to the checked root when that is a subdirectory.
 
-use rlc_core::diagnostics::{Diagnostic, Severity, rule};
+use rlc_core::rules::{Diagnostic, Severity};
 
 use super::Sources;
 
@@ -28,10 +28,7 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>) -> String {
             props.push(format!("endLine={}", r.end_line));
             props.push(format!("endColumn={}", r.end_column));
         }
-        let title = match rule(d.rule) {
-            Some(r) => format!("{} {}", r.id, r.name),
-            None => d.rule.to_string(),
-        };
+        let title = format!("{} {}", d.rule, d.rule.name());
         props.push(format!("title={}", escape_property(&title)));
         let mut message = d.message.clone();
         for label in &d.secondary {

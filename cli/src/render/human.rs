@@ -5,8 +5,8 @@ use std::io::Write as _;
 
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label, Severity as Level};
 use rlc_core::FileId;
-use rlc_core::diagnostics::{Diagnostic, Severity, SpecFact};
 use rlc_core::program::Provenance;
+use rlc_core::rules::{Diagnostic, Severity, SpecFact};
 
 use super::{Counts, Sources, Summary, Text, emit, headline, is_input_note};
 
@@ -71,7 +71,7 @@ fn report(d: &Diagnostic, sources: &Sources<'_>) -> Report<FileId> {
     }
     notes.extend(d.help.iter().map(|h| format!("help: {h}")));
     Report::new(level)
-        .with_code(d.rule)
+        .with_code(d.rule.code())
         .with_message(&d.message)
         .with_labels(labels)
         .with_notes(notes)

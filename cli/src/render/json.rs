@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use rlc_core::Span;
-use rlc_core::diagnostics::{Diagnostic, SpecFact, rule};
 use rlc_core::program::Provenance;
+use rlc_core::rules::{Diagnostic, SpecFact};
 use rlc_csharp::suppress::SuppressionCounts;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -110,8 +110,8 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary) ->
 fn finding<'a>(d: &'a Diagnostic, sources: &'a Sources<'_>) -> Finding<'a> {
     let labels = std::iter::once((&d.primary, true)).chain(d.secondary.iter().map(|l| (l, false)));
     Finding {
-        rule: d.rule,
-        name: rule(d.rule).map(|r| r.name),
+        rule: d.rule.code(),
+        name: Some(d.rule.name()),
         severity: d.severity.as_str(),
         message: &d.message,
         at: position(d.primary.span, sources),
@@ -146,7 +146,7 @@ fn fact<'a>(f: &'a SpecFact, sources: &'a Sources<'_>) -> Fact<'a> {
         Provenance::Source(span) => ("source", None, Some(*span)),
         Provenance::Library => ("library", None, None),
         Provenance::Config => ("config", None, None),
-        Provenance::Inferred { rule, evidence } => ("inferred", Some(*rule), Some(*evidence)),
+        Provenance::Inferred { rule, evidence } => ("inferred", Some(rule.name()), Some(*evidence)),
     };
     Fact {
         fact: &f.fact,
@@ -160,7 +160,7 @@ fn fact<'a>(f: &'a SpecFact, sources: &'a Sources<'_>) -> Fact<'a> {
 #[cfg(test)]
 mod tests {
     use rlc_core::FileId;
-    use rlc_core::diagnostics::Label;
+    use rlc_core::rules::Label;
 
     use super::*;
 
@@ -173,7 +173,11 @@ mod tests {
             message: "here".into(),
         };
         let text = render(
-            &[Diagnostic::new("RLC0001", "leak", label)],
+            &[Diagnostic::new(
+                rlc_core::rules::RuleId::ResourceLeak,
+                "leak",
+                label,
+            )],
             &sources,
             &Summary::default(),
         );

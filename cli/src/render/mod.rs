@@ -18,8 +18,9 @@ use codespan_reporting::diagnostic::Diagnostic as Report;
 use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term::termcolor::{Ansi, ColorSpec, NoColor, WriteColor};
 use codespan_reporting::term::{Chars, Config, Styles, StylesWriter, emit_to_write_style};
-use rlc_core::diagnostics::{Diagnostic, Severity};
 use rlc_core::program::Provenance;
+use rlc_core::rules::{Diagnostic, Severity};
+use rlc_core::rules::{RuleId, RuleKind};
 use rlc_core::{FileId, Span};
 use rlc_csharp::source::LineIndex;
 use rlc_csharp::suppress::SuppressionCounts;
@@ -37,8 +38,8 @@ pub struct Summary {
 
 /// Rules `RLC9xxx` are about the input (syntax errors, project files, skipped
 /// methods), not about leaks in the code.
-pub fn is_input_note(rule: &str) -> bool {
-    rule.starts_with("RLC9")
+pub fn is_input_note(rule: RuleId) -> bool {
+    rule.rule().kind == RuleKind::Input
 }
 
 /// Finding counts, as the summaries report them.
@@ -59,7 +60,7 @@ impl Counts {
                 Severity::Warning => c.warnings += 1,
                 Severity::Note => c.notes += 1,
             }
-            *c.by_rule.entry(d.rule).or_default() += 1;
+            *c.by_rule.entry(d.rule.code()).or_default() += 1;
         }
         c
     }

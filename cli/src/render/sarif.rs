@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use rlc_core::Span;
-use rlc_core::diagnostics::{Diagnostic, Label, RULES, Rule, Severity};
 use rlc_core::program::Provenance;
+use rlc_core::rules::{Diagnostic, Label, Severity};
+use rlc_core::rules::{RULES, Rule};
 use serde_json::{Map, Value, json};
 
 use super::{Sources, Summary};
@@ -94,7 +95,7 @@ fn first_paragraph(page: &str) -> Option<&str> {
 
 fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
     let mut r = Map::new();
-    r.insert("ruleId".into(), d.rule.into());
+    r.insert("ruleId".into(), d.rule.code().into());
     if let Some(i) = RULES.iter().position(|x| x.id == d.rule) {
         r.insert("ruleIndex".into(), i.into());
     }

@@ -1,10 +1,10 @@
 //! Algorithm 1 on hand-built IR: the paper's figures, then the C#-specific
 //! rules, each with a passing and a failing variant side by side.
 
-use crate::checker::ExceptionModel;
-use crate::diagnostics::Diagnostic;
 use crate::ir::{BodyKind, Cond, Stmt, VarKind};
+use crate::options::ExceptionModel;
 use crate::program::{MethodKind, Ownership, ParamMode, Provenance, Target};
+use crate::rules::Diagnostic;
 use crate::testing::{Asm, Lib, null, owning, param, rules, str_, v};
 
 fn only(diags: &[Diagnostic], rule: &str) -> Diagnostic {
@@ -810,7 +810,7 @@ fn closure(disposes: bool) -> Vec<Diagnostic> {
     a.new_(Some(s), lib.file_stream_new, &[str_("p")]);
     a.emit(Stmt::Closure {
         dst: Some(f),
-        body: 1,
+        body: crate::ir::BodyId(1),
         captures: vec![s],
     });
     a.use_(f);
@@ -823,7 +823,7 @@ fn closure(disposes: bool) -> Vec<Diagnostic> {
         a.dispose(inner_s);
     }
     let mut inner = a.finish();
-    inner.parent = Some(0);
+    inner.parent = Some(crate::ir::BodyId(0));
     lib.check(&[outer, inner])
 }
 
@@ -1012,7 +1012,7 @@ fn nested_loops_with_many_variables_terminate() {
     assert!(
         diags
             .iter()
-            .all(|d| d.rule == "RLC0001" || d.rule == "RLC9005"),
+            .all(|d| d.rule.code() == "RLC0001" || d.rule.code() == "RLC9005"),
         "{diags:#?}"
     );
     assert!(!diags.is_empty());
@@ -1084,6 +1084,12 @@ fn bench_10k_bodies() {
     );
     // Every body: `t` leaks if `Use(t)` throws inside the `try` (RLC0002);
     // every third body also drops a `FileStream` (RLC0001).
-    assert_eq!(diags.iter().filter(|d| d.rule == "RLC0002").count(), 10_000);
-    assert_eq!(diags.iter().filter(|d| d.rule == "RLC0001").count(), 3334);
+    assert_eq!(
+        diags.iter().filter(|d| d.rule.code() == "RLC0002").count(),
+        10_000
+    );
+    assert_eq!(
+        diags.iter().filter(|d| d.rule.code() == "RLC0001").count(),
+        3334
+    );
 }

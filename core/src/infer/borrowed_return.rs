@@ -19,13 +19,14 @@
 
 use rustc_hash::FxHashSet;
 
+use crate::facts::Definitions;
 use crate::ir::{Body, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
-use crate::program::{Const, MethodDef, MethodKind, Ownership, ParamMode, Program};
+use crate::program::{Const, InferRule, MethodDef, MethodKind, Ownership, Program};
 use crate::span::Span;
 
-pub(super) const RULE: &str = "borrowed-return";
+pub(super) const RULE: InferRule = InferRule::BorrowedReturn;
 
 /// The span of the first return of a borrowed value, when `body`'s method
 /// qualifies and every value it returns is borrowed.
@@ -41,7 +42,7 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
     if !open && types.of_value(&md.ret).is_none() {
         return None;
     }
-    let defs = definitions(body);
+    let defs = Definitions::of(body);
     let mut first: Option<NodeId> = None;
     let mut forwards = false;
     for (i, node) in body.nodes.iter().enumerate() {
@@ -81,43 +82,13 @@ fn candidate(md: &MethodDef) -> bool {
         && md.has_body
 }
 
-/// The statements that assign each variable.
-fn definitions(body: &Body) -> Vec<Vec<NodeId>> {
-    let mut defs = vec![Vec::new(); body.vars.len()];
-    for (i, node) in body.nodes.iter().enumerate() {
-        let dst = match &node.stmt {
-            Stmt::Copy { dst, .. }
-            | Stmt::Opaque { dst, .. }
-            | Stmt::Load { dst, .. }
-            | Stmt::Element { dst, .. } => Some(*dst),
-            Stmt::Call(call) => {
-                // `out`/`ref` arguments are assigned by the call too.
-                for a in &call.args {
-                    if let (ParamMode::Out | ParamMode::Ref, Operand::Var(u)) = (a.mode, &a.value)
-                        && let Some(slot) = defs.get_mut(u.index())
-                    {
-                        slot.push(NodeId(i as u32));
-                    }
-                }
-                call.dst
-            }
-            Stmt::Closure { dst, .. } => *dst,
-            _ => None,
-        };
-        if let Some(slot) = dst.and_then(|d| defs.get_mut(d.index())) {
-            slot.push(NodeId(i as u32));
-        }
-    }
-    defs
-}
-
 /// Where the values `v` may hold come from; `None` when it may hold a value
 /// the method owns (or one it cannot trace).
 fn borrowed(
     p: &Program,
     md: &MethodDef,
     body: &Body,
-    defs: &[Vec<NodeId>],
+    defs: &Definitions,
     v: VarId,
 ) -> Option<Source> {
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
@@ -139,7 +110,7 @@ fn borrowed(
             VarKind::Captured => return None,
             VarKind::Local | VarKind::Temp => {}
         }
-        for n in &defs[v.index()] {
+        for n in defs.all(v) {
             match &body.node(*n).stmt {
                 Stmt::Copy {
                     src: Operand::Var(u),

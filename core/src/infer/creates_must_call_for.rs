@@ -9,7 +9,7 @@
 //! - `creates-must-call-for-callee`: the method calls a
 //!   `[CreatesMustCallFor("this")]` method on `this` (its own or inherited),
 //!   so the obligation it re-creates is its own caller's. This is propagated
-//!   to a fixed point within the pass, and the outer loop of `rules::run`
+//!   to a fixed point within the pass, and the outer loop of `fixed_point::run`
 //!   carries it on as fields become owning in later rounds.
 //!
 //! Only ordinary instance methods of source types qualify: constructors are
@@ -21,15 +21,16 @@
 
 use super::{InferredAttr, InferredSpec, SpecTarget};
 use crate::cfg;
-use crate::ir::{Body, Callee, FieldRef, NodeId, Operand, Stmt};
+use crate::ir::{Bodies, Body, Callee, NodeId, Stmt};
 use crate::must_call::MustCallTypes;
-use crate::program::{MethodId, MethodKind, Origin, Program, Provenance, Target};
+use crate::ownership::new_owning_field_stores;
+use crate::program::{DeclaredIn, InferRule, MethodId, MethodKind, Program, Provenance, Target};
 use crate::span::Span;
 
 /// The rule for a store into an owning field.
-pub(super) const STORE_RULE: &str = "creates-must-call-for";
+const STORE_RULE: InferRule = InferRule::CreatesMustCallFor;
 /// The rule for a call of a `[CreatesMustCallFor("this")]` method on `this`.
-pub(super) const CALL_RULE: &str = "creates-must-call-for-callee";
+const CALL_RULE: InferRule = InferRule::CreatesMustCallForCallee;
 
 fn has_cmcf_this(p: &Program, m: MethodId) -> bool {
     p.get_method(m).is_some_and(|md| {
@@ -49,48 +50,8 @@ fn eligible(p: &Program, m: MethodId) -> bool {
         && !md.is_static
         && md.has_body
         && p.get_ty(md.owner)
-            .is_some_and(|t| t.origin == Origin::Source)
+            .is_some_and(|t| t.declared_in == DeclaredIn::Source)
         && !has_cmcf_this(p, m)
-}
-
-/// The first reachable store of a value with a possible obligation into a
-/// non-readonly owning field of `this` (the condition of RLC0009).
-fn owning_field_store(
-    p: &Program,
-    types: &MustCallTypes,
-    body: &Body,
-    reachable: &mut Option<Vec<bool>>,
-) -> Option<NodeId> {
-    let this = body.this_var()?;
-    for (i, node) in body.nodes.iter().enumerate() {
-        let Stmt::Store {
-            base: Some(b),
-            field: FieldRef::Known(f),
-            src: Operand::Var(v),
-        } = &node.stmt
-        else {
-            continue;
-        };
-        if *b != this {
-            continue;
-        }
-        let Some(fd) = p.get_field(*f) else { continue };
-        if !fd.is_owning() || fd.is_readonly || types.of_value(&fd.ty).is_none() {
-            continue;
-        }
-        let known_free = body
-            .vars
-            .get(v.index())
-            .is_some_and(|var| var.ty.ty.is_some() && types.of_value(&var.ty).is_none());
-        if known_free {
-            continue;
-        }
-        let reach = reachable.get_or_insert_with(|| cfg::reachable(body));
-        if reach.get(i).copied().unwrap_or(false) {
-            return Some(NodeId(i as u32));
-        }
-    }
-    None
 }
 
 /// A call on `this`: (node, callee).
@@ -123,11 +84,11 @@ fn calls_on_this(body: &Body) -> Vec<ThisCall> {
 
 pub(super) fn apply(
     p: &mut Program,
-    bodies: &[Body],
+    bodies: &Bodies,
     types: &MustCallTypes,
     specs: &mut Vec<InferredSpec>,
 ) {
-    let mut add = |p: &mut Program, m: MethodId, rule: &'static str, evidence: Span| {
+    let mut add = |p: &mut Program, m: MethodId, rule: InferRule, evidence: Span| {
         p.methods[m.index()]
             .creates_must_call_for
             .push((Target::This, Provenance::Inferred { rule, evidence }));
@@ -143,7 +104,7 @@ pub(super) fn apply(
         let Some(m) = body.method.filter(|m| eligible(p, *m)) else {
             continue;
         };
-        if let Some(n) = owning_field_store(p, types, body, &mut None) {
+        if let Some(&(n, _)) = new_owning_field_stores(p, types, body, None).first() {
             add(p, m, STORE_RULE, body.node(n).span);
         }
     }

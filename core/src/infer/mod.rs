@@ -12,17 +12,15 @@
 
 mod borrowed_return;
 mod creates_must_call_for;
-mod facts;
+mod evidence;
+mod fixed_point;
 mod no_obligation;
-mod rules;
 
 use serde::Serialize;
 
-use crate::ir::Body;
-use crate::program::{FieldId, MethodId, Program, TypeId};
+use crate::ir::Bodies;
+use crate::program::{FieldId, InferRule, MethodId, Program, TypeId};
 use crate::span::Span;
-
-pub use facts::Root;
 
 /// Which declaration an inferred attribute goes on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -52,29 +50,6 @@ pub enum InferredAttr {
 }
 
 impl InferredAttr {
-    /// The attribute as C# source (`Owning`, `MustCall("Close")`).
-    pub fn to_csharp(&self) -> String {
-        let quote = |s: &String| format!("\"{s}\"");
-        match self {
-            InferredAttr::Owning => "Owning".into(),
-            InferredAttr::NotOwning => "NotOwning".into(),
-            InferredAttr::MustCallAlias => "MustCallAlias".into(),
-            InferredAttr::MustCall(ms) if ms.is_empty() => "MustCall".into(),
-            InferredAttr::MustCall(ms) => {
-                format!(
-                    "MustCall({})",
-                    ms.iter().map(quote).collect::<Vec<_>>().join(", ")
-                )
-            }
-            InferredAttr::Calls { target, methods } => {
-                let mut args = vec![quote(target)];
-                args.extend(methods.iter().map(quote));
-                format!("Calls({})", args.join(", "))
-            }
-            InferredAttr::CreatesMustCallFor => "CreatesMustCallFor(\"this\")".into(),
-        }
-    }
-
     /// The kind, for statistics (`Owning`, `Calls`, ...).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -95,7 +70,7 @@ pub struct InferredSpec {
     pub target: SpecTarget,
     pub attr: InferredAttr,
     /// The rule that fired (`owning-param-disposed`, ...).
-    pub rule: &'static str,
+    pub rule: InferRule,
     /// The code that made it fire.
     pub evidence: Span,
 }
@@ -111,81 +86,9 @@ pub struct Inference {
     pub rounds: u32,
 }
 
-/// The conventional names of disposal methods (`Dispose(bool)` included).
-const DISPOSAL_NAMES: [&str; 4] = ["Dispose", "DisposeAsync", "DisposeAsyncCore", "Close"];
-
-/// The rules' names and what each means, for explanations and `--format json`.
-pub const RULES: &[(&str, &str)] = &[
-    (
-        "owning-param-disposed",
-        "the method disposes the parameter (on some path)",
-    ),
-    (
-        "owning-param-passed",
-        "the method hands the parameter to an [Owning] parameter",
-    ),
-    (
-        "calls-field-disposed",
-        "the method disposes this field and does not reassign it afterwards",
-    ),
-    (
-        "owning-field",
-        "a method of the class disposes the field ([Calls])",
-    ),
-    (
-        "must-call-class",
-        "this method disposes all the class's owning fields",
-    ),
-    (
-        "must-call-alias-constructor",
-        "the constructor always stores the parameter into the class's single owning field",
-    ),
-    (
-        "must-call-alias-chained",
-        "the constructor passes the parameter to a [MustCallAlias] constructor",
-    ),
-    (
-        "must-call-alias-method",
-        "the method always returns (a wrapper of) the parameter",
-    ),
-    (
-        "owning-constructor-param",
-        "the constructor stores the parameter into an owning field",
-    ),
-    (
-        "not-owning-getter",
-        "the method returns an owning field of its class",
-    ),
-    (
-        "borrowed-return",
-        "the method only returns values it does not own (fields, elements, not-owning results)",
-    ),
-    (
-        "no-obligation",
-        "Dispose releases nothing: no owned resources, no finalizer, no overriding subclass",
-    ),
-    (
-        "creates-must-call-for",
-        "the method stores a new resource into a non-readonly owning field of `this`",
-    ),
-    (
-        "creates-must-call-for-callee",
-        "the method calls a [CreatesMustCallFor(\"this\")] method on `this`",
-    ),
-];
-
-/// Why a rule fires, in words.
-pub fn rule_reason(rule: &str) -> &'static str {
-    RULES
-        .iter()
-        .find(|(r, _)| *r == rule)
-        .map(|(_, why)| *why)
-        .unwrap_or("inferred")
-}
-
 /// Infers specifications for `program` from its bodies.
-pub fn infer(program: &Program, bodies: &[Body]) -> Inference {
-    rules::run(program, bodies)
+pub fn infer(program: &Program, bodies: &Bodies) -> Inference {
+    fixed_point::run(program, bodies)
 }
 
 #[cfg(test)]

@@ -20,17 +20,19 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{DISPOSAL_NAMES, InferredAttr, InferredSpec, SpecTarget};
-use crate::ir::{Body, Callee, Stmt};
+use super::{InferredAttr, InferredSpec, SpecTarget};
+use crate::ir::{Bodies, Body, BodyId, Callee, Stmt};
 use crate::must_call::MustCallTypes;
-use crate::program::{FieldId, MethodId, MustCall, Origin, Program, Provenance, TypeId, TypeKind};
+use crate::program::{
+    DeclaredIn, FieldId, InferRule, MethodId, MustCall, Program, Provenance, TypeId, TypeKind,
+};
 
-const RULE: &str = "no-obligation";
+const RULE: InferRule = InferRule::NoObligation;
 
 pub(super) fn apply(
     p: &mut Program,
-    bodies: &[Body],
-    body_of: &FxHashMap<MethodId, usize>,
+    bodies: &Bodies,
+    body_of: &FxHashMap<MethodId, BodyId>,
     specs: &mut Vec<InferredSpec>,
 ) {
     // Bases first, so a subclass sees its base's verdict; refreshing one type
@@ -65,12 +67,12 @@ fn is_disposable_interface(p: &Program, t: TypeId) -> bool {
 fn qualifies(
     p: &Program,
     types: &MustCallTypes,
-    bodies: &[Body],
-    body_of: &FxHashMap<MethodId, usize>,
+    bodies: &Bodies,
+    body_of: &FxHashMap<MethodId, BodyId>,
     t: TypeId,
 ) -> Option<crate::Span> {
     let ty = p.get_ty(t)?;
-    if ty.origin != Origin::Source
+    if ty.declared_in != DeclaredIn::Source
         || ty.kind == TypeKind::Interface
         || ty.must_call.is_some()
         || ty.has_finalizer
@@ -97,7 +99,7 @@ fn qualifies(
         .methods
         .iter()
         .copied()
-        .filter(|m| DISPOSAL_NAMES.contains(&p.method(*m).name.as_str()) && !p.method(*m).is_static)
+        .filter(|m| p.conventions.is_disposal_method(&p.method(*m).name) && !p.method(*m).is_static)
         .collect();
     if disposers.is_empty() || disposers.iter().any(|m| !p.method(*m).has_body) {
         return None;
@@ -129,25 +131,23 @@ fn fields_of(p: &Program, t: TypeId) -> Vec<FieldId> {
         seen.push(x);
         let Some(ty) = p.get_ty(x) else { continue };
         out.extend(ty.fields.iter().copied());
-        stack.extend(
-            ty.supertypes
-                .iter()
-                .copied()
-                .filter(|s| p.get_ty(*s).is_some_and(|d| d.origin == Origin::Source)),
-        );
+        stack.extend(ty.supertypes.iter().copied().filter(|s| {
+            p.get_ty(*s)
+                .is_some_and(|d| d.declared_in == DeclaredIn::Source)
+        }));
     }
     out
 }
 
 fn holds_resource(p: &Program, types: &MustCallTypes, f: FieldId) -> bool {
     let fd = p.field(f);
-    if types.of_value(&fd.ty).is_some() || fd.ty.element.is_some_and(|e| types.of_type(e).is_some())
-    {
-        return true;
-    }
-    fd.ty.ty.and_then(|t| p.get_ty(t)).is_some_and(|t| {
-        matches!(t.name.as_str(), "System.IntPtr" | "System.UIntPtr") || t.name.contains("Handle")
-    })
+    types.of_value(&fd.ty).is_some()
+        || fd.ty.element.is_some_and(|e| types.of_type(e).is_some())
+        || fd
+            .ty
+            .ty
+            .and_then(|t| p.get_ty(t))
+            .is_some_and(|t| t.is_native_handle)
 }
 
 fn subclass_overrides(p: &Program, t: TypeId) -> bool {
@@ -158,7 +158,7 @@ fn subclass_overrides(p: &Program, t: TypeId) -> bool {
             && ty
                 .methods
                 .iter()
-                .any(|m| DISPOSAL_NAMES.contains(&p.method(*m).name.as_str()))
+                .any(|m| p.conventions.is_disposal_method(&p.method(*m).name))
     })
 }
 
@@ -185,8 +185,8 @@ fn derives_from(p: &Program, sub: TypeId, sup: TypeId) -> bool {
 fn releases_something(
     p: &Program,
     types: &MustCallTypes,
-    bodies: &[Body],
-    body_of: &FxHashMap<MethodId, usize>,
+    bodies: &Bodies,
+    body_of: &FxHashMap<MethodId, BodyId>,
     body: &Body,
     owner: TypeId,
     depth: u32,
@@ -202,12 +202,8 @@ fn releases_something(
             Callee::Method(m) => p.get_method(*m),
             _ => None,
         };
-        let name = match &call.callee {
-            Callee::Method(_) => method.map(|m| m.name.as_str()).unwrap_or(""),
-            Callee::Unresolved(n) => n.rsplit('.').next().unwrap_or(n),
-            Callee::Delegate(_) => "",
-        };
-        if DISPOSAL_NAMES.contains(&name) || method.is_some_and(|m| !m.calls.is_empty()) {
+        let name = call.callee_name(p).unwrap_or("");
+        if p.conventions.is_disposal_method(name) || method.is_some_and(|m| !m.calls.is_empty()) {
             return true;
         }
         let vars = call

@@ -2,7 +2,13 @@ use crate::ir::Cond;
 use crate::program::{MethodKind, Ownership, Target};
 use crate::testing::{Asm, Lib, param, v};
 
-use super::{InferredAttr, SpecTarget, infer};
+use super::{Inference, InferredAttr, SpecTarget};
+use crate::ir::{Bodies, Body};
+use crate::program::InferRule;
+
+fn infer(p: &crate::program::Program, bodies: &[Body]) -> Inference {
+    super::infer(p, &Bodies::from(bodies.to_vec()))
+}
 
 /// The paper's Fig. 1 (`MySqlCon`) without annotations: a helper that closes its
 /// parameter, a `dispose` that hands the field to it, a constructor that stores
@@ -117,7 +123,7 @@ fn optimistic_disposal_on_one_path_is_enough() {
     let out = infer(&lib.p, &[a.finish()]);
     assert_eq!(out.specs.len(), 1);
     assert_eq!(out.specs[0].target, SpecTarget::Param(m, 0));
-    assert_eq!(out.specs[0].rule, "owning-param-disposed");
+    assert_eq!(out.specs[0].rule, InferRule::OwningParamDisposed);
 }
 
 #[test]
@@ -180,7 +186,7 @@ fn a_disposable_with_a_stream_field_keeps_its_obligation() {
     a.load(t, this, f);
     a.dispose(t);
     let out = infer(&lib.p, &[a.finish()]);
-    assert!(!out.specs.iter().any(|s| s.rule == "no-obligation"));
+    assert!(!out.specs.iter().any(|s| s.rule == InferRule::NoObligation));
     // Instead its field is owning and Dispose calls it.
     assert!(out.specs.iter().any(|s| s.target == SpecTarget::Field(f)));
     assert!(
@@ -268,8 +274,11 @@ fn reassigning_an_owning_field_creates_must_call_for_this_and_callers_follow() {
     assert_eq!(
         cmcf,
         vec![
-            (SpecTarget::Method(ch.reopen), "creates-must-call-for"),
-            (SpecTarget::Method(ch.reset), "creates-must-call-for-callee"),
+            (SpecTarget::Method(ch.reopen), InferRule::CreatesMustCallFor),
+            (
+                SpecTarget::Method(ch.reset),
+                InferRule::CreatesMustCallForCallee
+            ),
         ],
         "{:#?}",
         out.specs
@@ -291,16 +300,26 @@ fn reassigning_an_owning_field_creates_must_call_for_this_and_callers_follow() {
         assert!(out.program.method(m).creates_must_call_for.is_empty());
     }
     let attr = InferredAttr::CreatesMustCallFor;
-    assert_eq!(attr.to_csharp(), "CreatesMustCallFor(\"this\")");
     assert_eq!(attr.kind(), "CreatesMustCallFor");
-    assert!(super::rule_reason("creates-must-call-for").contains("owning field"));
-    assert!(super::rule_reason("creates-must-call-for-callee").contains("CreatesMustCallFor"));
+    assert!(
+        InferRule::CreatesMustCallFor
+            .reason()
+            .contains("owning field")
+    );
+    assert!(
+        InferRule::CreatesMustCallForCallee
+            .reason()
+            .contains("CreatesMustCallFor")
+    );
     assert_eq!(out.specs, infer(&ch.lib.p, &bodies).specs);
     // The checker, given the inferred specs, no longer asks for the attribute.
     let mut checked = Lib::new();
     checked.p = out.program.clone();
     let diags = checked.check(&bodies);
-    assert!(!diags.iter().any(|d| d.rule == "RLC0009"), "{diags:#?}");
+    assert!(
+        !diags.iter().any(|d| d.rule.code() == "RLC0009"),
+        "{diags:#?}"
+    );
 }
 
 #[test]
@@ -318,7 +337,10 @@ fn a_stated_creates_must_call_for_is_kept_and_propagates() {
         .collect();
     assert_eq!(
         cmcf,
-        vec![(SpecTarget::Method(ch.reset), "creates-must-call-for-callee")]
+        vec![(
+            SpecTarget::Method(ch.reset),
+            InferRule::CreatesMustCallForCallee
+        )]
     );
     assert!(matches!(
         out.program

@@ -44,6 +44,22 @@ pub struct VarId(pub u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct NodeId(pub u32);
 
+/// A body in a [`Bodies`] arena.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct BodyId(pub u32);
+
+impl BodyId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for BodyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 impl VarId {
     pub fn index(self) -> usize {
         self.0 as usize
@@ -150,6 +166,27 @@ pub struct Call {
     pub new_type: Option<TypeId>,
 }
 
+impl Call {
+    /// The argument bound to the callee's parameter `param`.
+    pub fn arg(&self, param: u32) -> Option<&Arg> {
+        self.args.iter().find(|a| a.param == Some(param))
+    }
+    /// The variable passed for the callee's parameter `param`.
+    pub fn arg_var(&self, param: u32) -> Option<VarId> {
+        self.arg(param).and_then(|a| a.value.var())
+    }
+    /// The called method's simple name: the resolved method's, or the last
+    /// segment of an unbound call's (still a call of that name on that
+    /// receiver); `None` for a delegate.
+    pub fn callee_name<'a>(&'a self, program: &'a Program) -> Option<&'a str> {
+        match &self.callee {
+            Callee::Method(m) => program.get_method(*m).map(|m| m.name.as_str()),
+            Callee::Unresolved(n) => Some(n.rsplit('.').next().unwrap_or(n)),
+            Callee::Delegate(_) => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Stmt {
     /// Entry, join points, and anything without an effect on obligations.
@@ -182,7 +219,7 @@ pub enum Stmt {
     /// `dst = <lambda or local function `body`>` capturing `captures`.
     Closure {
         dst: Option<VarId>,
-        body: u32,
+        body: BodyId,
         captures: Vec<VarId>,
     },
     /// `return value` (also assignment to the result of an expression-bodied member).
@@ -273,9 +310,9 @@ pub enum BodyKind {
 pub struct Body {
     /// The method this body implements (`None` for lambdas and top-level code).
     pub method: Option<MethodId>,
-    /// For lambdas and local functions: the body (by index in the same
-    /// `Bodies`) that contains them.
-    pub parent: Option<u32>,
+    /// For lambdas and local functions: the body (in the same [`Bodies`])
+    /// that contains them.
+    pub parent: Option<BodyId>,
     /// `Type.Method`, `Type..ctor`, `Type.Method.<lambda#1>`, for messages and dumps.
     pub name: String,
     pub kind: BodyKind,
@@ -398,7 +435,7 @@ impl Body {
                     captures,
                 } => {
                     dst.is_none_or(var_ok)
-                        && (*body as usize) < bodies
+                        && body.index() < bodies
                         && captures.iter().copied().all(var_ok)
                 }
                 Stmt::Return(v) => v.as_ref().is_none_or(op_ok),
@@ -426,6 +463,90 @@ impl Body {
 impl std::fmt::Display for Body {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.dump(None).fmt(f)
+    }
+}
+
+/// The bodies of a program, addressed by [`BodyId`]. Closures and nested
+/// bodies refer to each other by id within one arena.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Bodies {
+    bodies: Vec<Body>,
+}
+
+impl Bodies {
+    pub fn new() -> Bodies {
+        Bodies::default()
+    }
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+    pub fn get(&self, id: BodyId) -> Option<&Body> {
+        self.bodies.get(id.index())
+    }
+    pub fn get_mut(&mut self, id: BodyId) -> Option<&mut Body> {
+        self.bodies.get_mut(id.index())
+    }
+    /// The id the next pushed body gets.
+    pub fn next_id(&self) -> BodyId {
+        BodyId(self.bodies.len() as u32)
+    }
+    pub fn push(&mut self, body: Body) -> BodyId {
+        let id = self.next_id();
+        self.bodies.push(body);
+        id
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Body> {
+        self.bodies.iter()
+    }
+    /// Every body with its id.
+    pub fn enumerate(&self) -> impl Iterator<Item = (BodyId, &Body)> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (BodyId(i as u32), b))
+    }
+    /// Every id, in order.
+    pub fn ids(&self) -> impl Iterator<Item = BodyId> + use<> {
+        (0..self.bodies.len() as u32).map(BodyId)
+    }
+    /// Moves the bodies of another arena to the end of this one; the ids they
+    /// use among themselves (`parent`, closures) are renumbered.
+    pub fn append(&mut self, other: Bodies) {
+        let offset = self.bodies.len() as u32;
+        let shift = |id: BodyId| BodyId(id.0 + offset);
+        for mut b in other.bodies {
+            b.parent = b.parent.map(shift);
+            for n in &mut b.nodes {
+                if let Stmt::Closure { body, .. } = &mut n.stmt {
+                    *body = shift(*body);
+                }
+            }
+            self.bodies.push(b);
+        }
+    }
+}
+
+impl From<Vec<Body>> for Bodies {
+    fn from(bodies: Vec<Body>) -> Bodies {
+        Bodies { bodies }
+    }
+}
+
+impl std::ops::Index<BodyId> for Bodies {
+    type Output = Body;
+    fn index(&self, id: BodyId) -> &Body {
+        &self.bodies[id.index()]
+    }
+}
+
+impl<'a> IntoIterator for &'a Bodies {
+    type Item = &'a Body;
+    type IntoIter = std::slice::Iter<'a, Body>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.bodies.iter()
     }
 }
 

@@ -71,7 +71,7 @@ fn validation_rejects_dangling_ids() {
     let mut bad = good.clone();
     bad.nodes[3].stmt = Stmt::Closure {
         dst: None,
-        body: 3,
+        body: crate::ir::BodyId(3),
         captures: vec![],
     };
     assert!(bad.validate(&lib.p, 1).is_err());
@@ -79,6 +79,10 @@ fn validation_rejects_dangling_ids() {
     bad.vars[0].ty = ValueTy::of(TypeId(12345));
     assert!(bad.validate(&lib.p, 1).is_err());
     // The checker reports a malformed body instead of failing.
-    let diags = crate::check_program(&lib.p, &[bad], &Default::default());
+    let diags = crate::check_program(
+        &lib.p,
+        &crate::ir::Bodies::from(vec![bad]),
+        &Default::default(),
+    );
     assert_eq!(crate::testing::rules(&diags), ["RLC9004"]);
 }

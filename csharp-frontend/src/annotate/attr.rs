@@ -185,6 +185,31 @@ pub(crate) fn is_attribute_node(node: Node) -> bool {
     ATTRIBUTE_KINDS.contains(&node.kind())
 }
 
+/// An inferred attribute as C# source (`Owning`, `MustCall("Close")`), as the
+/// patch writes it between brackets.
+pub fn csharp_attribute(attr: &rlc_core::infer::InferredAttr) -> String {
+    use rlc_core::infer::InferredAttr;
+    let quote = |s: &String| format!("\"{s}\"");
+    match attr {
+        InferredAttr::Owning => "Owning".into(),
+        InferredAttr::NotOwning => "NotOwning".into(),
+        InferredAttr::MustCallAlias => "MustCallAlias".into(),
+        InferredAttr::MustCall(ms) if ms.is_empty() => "MustCall".into(),
+        InferredAttr::MustCall(ms) => {
+            format!(
+                "MustCall({})",
+                ms.iter().map(quote).collect::<Vec<_>>().join(", ")
+            )
+        }
+        InferredAttr::Calls { target, methods } => {
+            let mut args = vec![quote(target)];
+            args.extend(methods.iter().map(quote));
+            format!("Calls({})", args.join(", "))
+        }
+        InferredAttr::CreatesMustCallFor => "CreatesMustCallFor(\"this\")".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

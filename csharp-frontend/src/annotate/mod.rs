@@ -51,6 +51,7 @@ pub use apply::{
     ApplyError, ReadError, VcsError, apply_changes, dirty_files, read_source_text, repository_root,
     write_atomically,
 };
+pub use attr::csharp_attribute;
 pub use diff::unified_diff;
 pub use project::{
     DEFINITIONS_FILE_NAME, Definitions, DefinitionsError, definitions_for, patch_file_names,

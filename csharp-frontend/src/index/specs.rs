@@ -1,12 +1,12 @@
 //! From the index to the core's spec table: every type, method and field with
 //! the specification its attributes (or the library model) state.
 
-use rlc_attributes::vocabulary::SpecAttr;
+use rlc_attributes::vocabulary::{self, SpecAttr};
 use rlc_core::Span;
 use rlc_core::program::{
-    CallsSpec, Const, FieldDef, FieldId, MethodDef, MethodId, MethodKind, MustCall,
-    Origin as CoreOrigin, Ownership, OwnershipCondition, ParamDef, ParamMode, Provenance, Target,
-    TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
+    CallsSpec, Const, Conventions, DeclaredIn, FieldDef, FieldId, MethodDef, MethodId, MethodKind,
+    MustCall, Ownership, OwnershipCondition, ParamDef, ParamMode, Provenance, Target, TypeDef,
+    TypeId, TypeKind as CoreKind, ValueTy,
 };
 use rustc_hash::FxHashMap;
 
@@ -35,6 +35,13 @@ pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, Library
     inherit_not_owning_returns(&mut index.program);
     index.program.well_known.disposable = index.well_known.idisposable;
     index.program.well_known.async_disposable = index.well_known.iasync_disposable;
+    index.program.well_known.boolean = index.well_known.boolean;
+    index.program.conventions = Conventions {
+        disposal_methods: vocabulary::DISPOSAL_METHODS.map(String::from).to_vec(),
+        dispose: vocabulary::DISPOSE.to_string(),
+        dispose_async: vocabulary::DISPOSE_ASYNC.to_string(),
+        dispose_flag: vocabulary::DISPOSE_FLAG.to_string(),
+    };
 }
 
 impl Index {
@@ -212,11 +219,12 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
         format!("{}<{}>", data.full_name, data.type_params.join(", "))
     };
     TypeDef {
+        is_native_handle: vocabulary::is_native_handle_type(&display),
         name: display,
         kind: core_kind(data.kind),
-        origin: match data.origin {
-            Origin::Library => CoreOrigin::Library,
-            Origin::Project(_) => CoreOrigin::Source,
+        declared_in: match data.origin {
+            Origin::Library => DeclaredIn::Library,
+            Origin::Project(_) => DeclaredIn::Source,
         },
         supertypes,
         must_call,

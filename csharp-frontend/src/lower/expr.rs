@@ -1330,7 +1330,7 @@ impl Lowerer<'_> {
     /// A lambda, anonymous method or local function: lowered as its own body; the
     /// enclosing body gets a `Closure` naming the variables it captures.
     pub(super) fn function(&mut self, f: &Function, kind: BodyKind, dst: Option<VarId>) {
-        let parent = self.self_index;
+        let parent = self.self_id;
         let name = match &f.name {
             Some(n) => format!("{}.{}", self.b.body().name, n),
             None => format!("{}.<lambda#{}>", self.b.body().name, self.out.len()),
@@ -1358,7 +1358,7 @@ impl Lowerer<'_> {
                 let span = inner.b.body().span;
                 inner.b.var("this", VarKind::This, ty, span)
             });
-            let body_index = inner.self_index;
+            let body_index = inner.self_id;
             match &f.body {
                 Some(LambdaBody::Block(s)) => inner.stmt(*s),
                 Some(LambdaBody::Expr(x)) => {

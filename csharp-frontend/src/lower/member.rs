@@ -16,7 +16,7 @@ use crate::resolve::{BodyOwner, BodyTypes, ResolveStats, resolve_body};
 /// The bodies of one type (or of a file's top-level statements).
 #[derive(Debug, Default)]
 pub struct LoweredType {
-    pub bodies: Vec<ir::Body>,
+    pub bodies: ir::Bodies,
     pub stats: ResolveStats,
     /// Bodies that were not analysed, and why.
     pub skipped: Vec<(Span, SkipReason)>,
@@ -310,7 +310,7 @@ impl Ctx<'_> {
         }
         let empty = crate::hir::Body::default();
         let hir_body = hir.unwrap_or(&empty);
-        let mut bodies = Vec::new();
+        let mut bodies = ir::Bodies::new();
         {
             let mut l = Lowerer::new(
                 index,
@@ -403,7 +403,7 @@ impl Ctx<'_> {
             }
             l.finish(spec.method, None, hir_body.is_async, hir_body.is_iterator);
         }
-        super::append_bodies(&mut self.out.bodies, bodies);
+        self.out.bodies.append(bodies);
     }
 }
 

@@ -81,9 +81,9 @@ struct Lowerer<'a> {
     cleanups: Vec<CleanupFrame>,
     loops: Vec<LoopFrame>,
     labels: FxHashMap<Name, NodeId>,
-    /// Finished bodies of the whole member (this one is reserved at `self_index`).
-    out: &'a mut Vec<ir::Body>,
-    self_index: u32,
+    /// Finished bodies of the whole member (this one is reserved at `self_id`).
+    out: &'a mut ir::Bodies,
+    self_id: ir::BodyId,
     /// Bindings captured from the enclosing function, in order of first use.
     captured: Vec<BindingId>,
     /// Whether this function's own bindings (params, locals) are known; others are captures.
@@ -103,13 +103,12 @@ impl<'a> Lowerer<'a> {
         name: String,
         kind: BodyKind,
         range: TextRange,
-        out: &'a mut Vec<ir::Body>,
+        out: &'a mut ir::Bodies,
     ) -> Lowerer<'a> {
         let span = Span::new(file, range.start, range.end);
         let b = BodyBuilder::new(name, kind, span);
         // Reserve this body's slot so nested lambdas can name their parent.
-        let self_index = out.len() as u32;
-        out.push(b.body().clone());
+        let self_id = out.push(b.body().clone());
         let entry = b.entry();
         Lowerer {
             index,
@@ -128,7 +127,7 @@ impl<'a> Lowerer<'a> {
             loops: Vec::new(),
             labels: FxHashMap::default(),
             out,
-            self_index,
+            self_id,
             captured: Vec::new(),
             own: Default::default(),
             chain: None,
@@ -407,7 +406,7 @@ impl<'a> Lowerer<'a> {
     fn finish(
         mut self,
         method: Option<MethodId>,
-        parent: Option<u32>,
+        parent: Option<ir::BodyId>,
         is_async: bool,
         is_iterator: bool,
     ) -> Vec<BindingId> {
@@ -428,26 +427,10 @@ impl<'a> Lowerer<'a> {
         body.parent = parent;
         body.is_async = is_async;
         body.is_iterator = is_iterator;
-        let slot = self.self_index as usize;
-        if let Some(s) = self.out.get_mut(slot) {
+        if let Some(s) = self.out.get_mut(self.self_id) {
             *s = body;
         }
         captured
-    }
-}
-
-/// Appends bodies whose `parent`/`Closure` indices are relative to `src` to `dst`,
-/// making the indices absolute.
-pub fn append_bodies(dst: &mut Vec<ir::Body>, src: Vec<ir::Body>) {
-    let offset = dst.len() as u32;
-    for mut b in src {
-        b.parent = b.parent.map(|p| p + offset);
-        for n in &mut b.nodes {
-            if let IrStmt::Closure { body, .. } = &mut n.stmt {
-                *body += offset;
-            }
-        }
-        dst.push(b);
     }
 }
 

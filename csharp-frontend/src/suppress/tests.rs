@@ -1,4 +1,4 @@
-use rlc_core::diagnostics::Label;
+use rlc_core::rules::Label;
 use rlc_core::{FileId, Span};
 
 use super::*;
@@ -154,10 +154,14 @@ fn file(namespace: &str, types: Vec<TypeDecl>) -> FileSyntax {
     }
 }
 
+fn id(code: &str) -> RuleId {
+    rlc_core::rules::rule(code).expect("a registered rule").id
+}
+
 fn diag(file: u32, at: u32, rule: &'static str) -> Diagnostic {
     let span = Span::new(FileId(file), at, at + 1);
     Diagnostic::new(
-        rule,
+        id(rule),
         "leak",
         Label {
             span,
@@ -189,6 +193,7 @@ fn config_levels_remove_and_regrade() {
     let units = [unit(0, 0, &syntax)];
     let levels: RuleLevels = [("RLC0001", Level::Off), ("RLC0002", Level::Error)]
         .into_iter()
+        .map(|(code, level)| (id(code), level))
         .collect();
     let out = apply(
         vec![
@@ -201,7 +206,7 @@ fn config_levels_remove_and_regrade() {
     );
     assert_eq!(out.counts.config, 2, "also in files that are not sources");
     assert_eq!(out.kept.len(), 1);
-    assert_eq!(out.kept[0].rule, "RLC0002");
+    assert_eq!(out.kept[0].rule, id("RLC0002"));
     assert_eq!(out.kept[0].severity, Severity::Error);
 }
 

@@ -1,13 +1,10 @@
-//! Diagnostics as data: the analyses produce these, the CLI renders them.
-
-pub mod rules;
+//! Diagnostics as data: the rules produce these, the CLI renders them.
 
 use serde::Serialize;
 
-use crate::program::Provenance;
+use crate::provenance::Provenance;
+use crate::rules::RuleId;
 use crate::span::Span;
-
-pub use rules::{RULES, Rule, rule};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -44,10 +41,24 @@ pub struct SpecFact {
     pub reason: Option<String>,
 }
 
+impl SpecFact {
+    /// A fact, with the inference rule's reason when it was inferred.
+    pub fn new(fact: String, provenance: Provenance) -> SpecFact {
+        let reason = match &provenance {
+            Provenance::Inferred { rule, .. } => Some(rule.reason().to_string()),
+            _ => None,
+        };
+        SpecFact {
+            fact,
+            provenance,
+            reason,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    /// `RLC0001`.
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub severity: Severity,
     pub message: String,
     pub primary: Label,
@@ -62,13 +73,10 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic of `rule` at its default severity.
-    pub fn new(rule_id: &'static str, message: impl Into<String>, primary: Label) -> Diagnostic {
-        let severity = rule(rule_id)
-            .map(|r| r.default_severity)
-            .unwrap_or(Severity::Error);
+    pub fn new(rule: RuleId, message: impl Into<String>, primary: Label) -> Diagnostic {
         Diagnostic {
-            rule: rule_id,
-            severity,
+            rule,
+            severity: rule.default_severity(),
             message: message.into(),
             primary,
             secondary: Vec::new(),
@@ -93,4 +101,34 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
+}
+
+/// A diagnostic and the resource it is about (for its fingerprint).
+pub type Keyed = (Diagnostic, String);
+
+/// Sorts a member's diagnostics and gives each its fingerprint: rule, member,
+/// resource and an occurrence index among equal (rule, member, resource).
+pub fn finish(mut diags: Vec<Keyed>, member: &str) -> Vec<Diagnostic> {
+    use rustc_hash::FxHashMap;
+    diags.sort_by(|(a, _), (b, _)| order(a, b));
+    let mut seen: FxHashMap<(RuleId, String), usize> = FxHashMap::default();
+    diags
+        .into_iter()
+        .map(|(mut d, resource)| {
+            let resource = crate::program::short_type_name(&resource).to_string();
+            let count = seen.entry((d.rule, resource.clone())).or_insert(0);
+            d.fingerprint = format!("{}:{member}:{resource}:{count}", d.rule);
+            *count += 1;
+            d
+        })
+        .collect()
+}
+
+fn order(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
+    (a.primary.span, a.rule, &a.message).cmp(&(b.primary.span, b.rule, &b.message))
+}
+
+/// Sorts diagnostics by location, then rule.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(order);
 }

@@ -18,16 +18,17 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::facts::{BodyFacts, Root, body_facts};
+use super::evidence::{Evidence, evidence};
 use super::{
-    DISPOSAL_NAMES, Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return,
-    creates_must_call_for, no_obligation,
+    Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
+    no_obligation,
 };
-use crate::ir::{Body, NodeId};
+use crate::facts::ValueSource;
+use crate::ir::{Bodies, Body, BodyId, NodeId};
 use crate::must_call::MustCallTypes;
 use crate::program::{
-    CallsSpec, FieldId, MethodId, MethodKind, MustCall, Origin, Ownership, ParamMode, Program,
-    Provenance, Target, TypeId, TypeKind,
+    CallsSpec, DeclaredIn, FieldId, InferRule, MethodId, MethodKind, MustCall, Ownership,
+    ParamMode, Program, Provenance, Target, TypeId, TypeKind,
 };
 use crate::span::Span;
 
@@ -35,15 +36,15 @@ use crate::span::Span;
 /// finitely many, so this only guards against a bug.
 const MAX_ROUNDS: u32 = 64;
 
-pub(super) fn run(program: &Program, bodies: &[Body]) -> Inference {
+pub(super) fn run(program: &Program, bodies: &Bodies) -> Inference {
     let mut st = State {
         p: program.clone(),
         specs: Vec::new(),
         body_of: FxHashMap::default(),
     };
-    for (i, b) in bodies.iter().enumerate() {
+    for (id, b) in bodies.enumerate() {
         if let Some(m) = b.method {
-            st.body_of.entry(m).or_insert(i);
+            st.body_of.entry(m).or_insert(id);
         }
     }
     no_obligation::apply(&mut st.p, bodies, &st.body_of, &mut st.specs);
@@ -52,18 +53,15 @@ pub(super) fn run(program: &Program, bodies: &[Body]) -> Inference {
         rounds += 1;
         let before = st.specs.len();
         let types = MustCallTypes::compute(&st.p);
-        let facts: Vec<BodyFacts> = bodies
-            .iter()
-            .map(|b| body_facts(&st.p, &types, b))
-            .collect();
-        st.owning_params(bodies, &types, &facts);
-        st.calls(bodies, &types, &facts);
+        let ev: Vec<Evidence> = bodies.iter().map(|b| evidence(&st.p, &types, b)).collect();
+        st.owning_params(bodies, &types, &ev);
+        st.calls(bodies, &types, &ev);
         st.owning_fields(&types);
         st.must_call_classes(&types);
         let types = MustCallTypes::compute(&st.p);
-        st.must_call_alias_constructors(bodies, &types, &facts);
-        st.must_call_alias_methods(bodies, &types, &facts);
-        st.not_owning_getters(bodies, &types, &facts);
+        st.must_call_alias_constructors(bodies, &types, &ev);
+        st.must_call_alias_methods(bodies, &types, &ev);
+        st.not_owning_getters(bodies, &types, &ev);
         st.borrowed_returns(bodies, &types);
         creates_must_call_for::apply(&mut st.p, bodies, &types, &mut st.specs);
         if st.specs.len() == before || rounds >= MAX_ROUNDS {
@@ -86,23 +84,23 @@ pub(super) struct State {
     pub p: Program,
     pub specs: Vec<InferredSpec>,
     /// The body of each method.
-    pub body_of: FxHashMap<MethodId, usize>,
+    pub body_of: FxHashMap<MethodId, BodyId>,
 }
 
-fn inferred(rule: &'static str, evidence: Span) -> Provenance {
+fn inferred(rule: InferRule, evidence: Span) -> Provenance {
     Provenance::Inferred { rule, evidence }
 }
 
 fn is_source_method(p: &Program, m: MethodId) -> bool {
     p.get_method(m)
         .and_then(|md| p.get_ty(md.owner))
-        .is_some_and(|t| t.origin == Origin::Source)
+        .is_some_and(|t| t.declared_in == DeclaredIn::Source)
 }
 
 /// Whether a non-null store to `this.f` is reachable from `node` (the paper's
 /// "NotWrittenAfter" fails). Storing `null` after disposal is the usual tidy-up.
-fn written_after(body: &Body, facts: &BodyFacts, node: NodeId, f: FieldId) -> bool {
-    let stores: Vec<NodeId> = facts
+fn written_after(body: &Body, ev: &Evidence, node: NodeId, f: FieldId) -> bool {
+    let stores: Vec<NodeId> = ev
         .field_stores
         .iter()
         .filter(|(_, g, _, null)| *g == f && !null)
@@ -153,13 +151,7 @@ fn always_passes(body: &Body, through: &[NodeId]) -> bool {
 }
 
 impl State {
-    fn record(
-        &mut self,
-        target: SpecTarget,
-        attr: InferredAttr,
-        rule: &'static str,
-        evidence: Span,
-    ) {
+    fn record(&mut self, target: SpecTarget, attr: InferredAttr, rule: InferRule, evidence: Span) {
         self.specs.push(InferredSpec {
             target,
             attr,
@@ -185,13 +177,15 @@ impl State {
 
     /// `[Owning]` on parameters the method disposes or hands to an `[Owning]`
     /// parameter (phase 1; through resource aliases in phase 2).
-    fn owning_params(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
-        for (body, f) in bodies.iter().zip(facts) {
+    fn owning_params(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
+        for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
             for d in &f.disposals {
-                let Root::Param(i) = d.root else { continue };
+                let ValueSource::Param(i) = d.source else {
+                    continue;
+                };
                 let md = self.p.method(m);
                 let Some(pd) = md.params.get(i as usize) else {
                     continue;
@@ -210,9 +204,9 @@ impl State {
                     continue;
                 }
                 let rule = if d.transferred {
-                    "owning-param-passed"
+                    InferRule::OwningParamPassed
                 } else {
-                    "owning-param-disposed"
+                    InferRule::OwningParamDisposed
                 };
                 let span = body.node(d.node).span;
                 self.p.methods[m.index()].params[i as usize].ownership =
@@ -225,9 +219,9 @@ impl State {
     /// `[Calls("this.f", m)]` on instance methods that dispose `this.f` (directly,
     /// through a method with such a `[Calls]`, or by handing it to an `[Owning]`
     /// parameter) and do not reassign it afterwards.
-    fn calls(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
+    fn calls(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         let overridden = self.overridden();
-        for (body, f) in bodies.iter().zip(facts) {
+        for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
@@ -238,7 +232,7 @@ impl State {
             // A [Calls] binds every override (RLC0008); only a disposal method
             // is expected to keep it in all of them.
             let overridden = overridden.contains(&m);
-            let disposal = DISPOSAL_NAMES.contains(&md.name.as_str())
+            let disposal = self.p.conventions.is_disposal_method(&md.name)
                 || types
                     .of_type(md.owner)
                     .is_some_and(|o| o.must_call.methods.contains(&md.name));
@@ -247,7 +241,7 @@ impl State {
             }
             let owner = md.owner;
             for d in &f.disposals {
-                let Root::ThisField(field) = d.root else {
+                let ValueSource::ThisField(field) = d.source else {
                     continue;
                 };
                 let fd = self.p.field(field);
@@ -272,12 +266,12 @@ impl State {
                 let methods = if d.transferred {
                     // The callee disposes it somehow; name the canonical alternative.
                     let ms = &ob.must_call.methods;
-                    let pick = if ms.iter().any(|m| m == "Dispose") {
-                        Some("Dispose".to_string())
-                    } else {
-                        ms.first().cloned()
-                    };
-                    pick.into_iter().collect()
+                    let conventions = &self.p.conventions;
+                    let pick = ms
+                        .iter()
+                        .find(|m| **m == conventions.dispose)
+                        .or_else(|| ms.first());
+                    pick.into_iter().cloned().collect()
                 } else {
                     d.methods.clone()
                 };
@@ -286,12 +280,12 @@ impl State {
                 self.p.methods[m.index()].calls.push(CallsSpec {
                     target: Target::Field(field),
                     methods: methods.clone(),
-                    provenance: inferred("calls-field-disposed", span),
+                    provenance: inferred(InferRule::CallsFieldDisposed, span),
                 });
                 self.record(
                     SpecTarget::Method(m),
                     InferredAttr::Calls { target, methods },
-                    "calls-field-disposed",
+                    InferRule::CallsFieldDisposed,
                     span,
                 );
             }
@@ -335,7 +329,7 @@ impl State {
                 let source = self
                     .p
                     .get_ty(fd.owner)
-                    .is_some_and(|t| t.origin == Origin::Source);
+                    .is_some_and(|t| t.declared_in == DeclaredIn::Source);
                 if source
                     && fd.ownership == Ownership::Default
                     && !fd.is_static
@@ -353,11 +347,12 @@ impl State {
             }
         }
         for (f, span) in found {
-            self.p.fields[f.index()].ownership = Ownership::Owning(inferred("owning-field", span));
+            self.p.fields[f.index()].ownership =
+                Ownership::Owning(inferred(InferRule::OwningField, span));
             self.record(
                 SpecTarget::Field(f),
                 InferredAttr::Owning,
-                "owning-field",
+                InferRule::OwningField,
                 span,
             );
         }
@@ -370,7 +365,10 @@ impl State {
         for t in 0..self.p.types.len() {
             let tid = TypeId(t as u32);
             let ty = &self.p.types[t];
-            if ty.origin != Origin::Source || ty.kind == TypeKind::Interface || ty.is_static {
+            if ty.declared_in != DeclaredIn::Source
+                || ty.kind == TypeKind::Interface
+                || ty.is_static
+            {
                 continue;
             }
             if types.of_type(tid).is_some() || ty.must_call.is_some() {
@@ -396,15 +394,13 @@ impl State {
                             .all(|f| md.calls.iter().any(|c| c.target == Target::Field(*f)))
                 })
                 .collect();
-            let rank = |name: &str| match name {
-                "Dispose" => 0,
-                "Close" => 1,
-                "DisposeAsync" => 2,
-                _ => 3,
-            };
             candidates.sort_by_key(|m| {
                 let md = self.p.method(*m);
-                (rank(&md.name), md.name.clone(), *m)
+                (
+                    self.p.conventions.disposal_rank(&md.name),
+                    md.name.clone(),
+                    *m,
+                )
             });
             let Some(&d) = candidates.first() else {
                 continue;
@@ -414,12 +410,12 @@ impl State {
             let name = md.name.clone();
             self.p.types[t].must_call = Some((
                 MustCall::of([name.clone()]),
-                inferred("must-call-class", span),
+                inferred(InferRule::MustCallClass, span),
             ));
             self.record(
                 SpecTarget::Type(tid),
                 InferredAttr::MustCall(vec![name]),
-                "must-call-class",
+                InferRule::MustCallClass,
                 span,
             );
         }
@@ -431,11 +427,11 @@ impl State {
     /// parameter is `[Owning]` instead.
     fn must_call_alias_constructors(
         &mut self,
-        bodies: &[Body],
+        bodies: &Bodies,
         types: &MustCallTypes,
-        facts: &[BodyFacts],
+        ev: &[Evidence],
     ) {
-        for (body, f) in bodies.iter().zip(facts) {
+        for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
@@ -446,7 +442,7 @@ impl State {
             let owner = md.owner;
             let fields = self.owning_fields_of(types, owner);
             let nparams = md.params.len() as u32;
-            let mut alias: Option<(u32, &'static str, Span)> = None;
+            let mut alias: Option<(u32, InferRule, Span)> = None;
             let mut owning: Vec<(u32, Span)> = Vec::new();
             for i in 0..nparams {
                 let pd = &self.p.method(m).params[i as usize];
@@ -458,20 +454,24 @@ impl State {
                     continue;
                 }
                 let chained = f.ctor_chain.iter().find(|(_, callee, p, roots)| {
-                    roots.contains(&Root::Param(i))
+                    roots.contains(&ValueSource::Param(i))
                         && self.p.get_method(*callee).is_some_and(|c| {
                             c.ret_must_call_alias.is_some() && c.must_call_alias_param() == Some(*p)
                         })
                 });
                 if let Some((node, ..)) = chained {
-                    alias = alias.or(Some((i, "must-call-alias-chained", body.node(*node).span)));
+                    alias = alias.or(Some((
+                        i,
+                        InferRule::MustCallAliasChained,
+                        body.node(*node).span,
+                    )));
                     continue;
                 }
                 let stores: Vec<(NodeId, FieldId)> = f
                     .field_stores
                     .iter()
                     .filter(|(_, g, roots, _)| {
-                        fields.contains(g) && roots.contains(&Root::Param(i))
+                        fields.contains(g) && roots.contains(&ValueSource::Param(i))
                     })
                     .map(|(n, g, ..)| (*n, *g))
                     .collect();
@@ -482,7 +482,7 @@ impl State {
                 if fields.len() == 1 && always_passes(body, &nodes) {
                     alias = alias.or(Some((
                         i,
-                        "must-call-alias-constructor",
+                        InferRule::MustCallAliasConstructor,
                         body.node(first).span,
                     )));
                 } else {
@@ -495,11 +495,11 @@ impl State {
             }
             for (i, span) in owning {
                 self.p.methods[m.index()].params[i as usize].ownership =
-                    Ownership::Owning(inferred("owning-constructor-param", span));
+                    Ownership::Owning(inferred(InferRule::OwningConstructorParam, span));
                 self.record(
                     SpecTarget::Param(m, i),
                     InferredAttr::Owning,
-                    "owning-constructor-param",
+                    InferRule::OwningConstructorParam,
                     span,
                 );
             }
@@ -508,13 +508,8 @@ impl State {
 
     /// `[MustCallAlias]` on a method that always returns (a resource alias of) one
     /// of its parameters.
-    fn must_call_alias_methods(
-        &mut self,
-        bodies: &[Body],
-        types: &MustCallTypes,
-        facts: &[BodyFacts],
-    ) {
-        for (body, f) in bodies.iter().zip(facts) {
+    fn must_call_alias_methods(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
+        for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
@@ -534,17 +529,19 @@ impl State {
                     && pd.mode == ParamMode::Value
                     && types.of_value(&pd.ty).is_some()
                     && f.returns.iter().all(|(_, roots)| {
-                        roots.as_ref().is_some_and(|r| r.contains(&Root::Param(i)))
+                        roots
+                            .as_ref()
+                            .is_some_and(|r| r.contains(&ValueSource::Param(i)))
                     })
             });
             let Some(i) = candidate else { continue };
             let span = body.node(f.returns[0].0).span;
-            self.set_must_call_alias(m, i, "must-call-alias-method", span);
+            self.set_must_call_alias(m, i, InferRule::MustCallAliasMethod, span);
         }
     }
 
     /// `[MustCallAlias]` on method `m` and its parameter `i`.
-    fn set_must_call_alias(&mut self, m: MethodId, i: u32, rule: &'static str, span: Span) {
+    fn set_must_call_alias(&mut self, m: MethodId, i: u32, rule: InferRule, span: Span) {
         self.p.methods[m.index()].ret_must_call_alias = Some(inferred(rule, span));
         self.p.methods[m.index()].params[i as usize].must_call_alias = Some(inferred(rule, span));
         self.record(
@@ -562,15 +559,15 @@ impl State {
     }
 
     /// `[return: NotOwning]` on method `m`.
-    fn set_not_owning_return(&mut self, m: MethodId, rule: &'static str, span: Span) {
+    fn set_not_owning_return(&mut self, m: MethodId, rule: InferRule, span: Span) {
         self.p.methods[m.index()].ret_ownership = Ownership::NotOwning(inferred(rule, span));
         self.record(SpecTarget::Return(m), InferredAttr::NotOwning, rule, span);
     }
 
     /// `[return: NotOwning]` on a method that returns an owning field of its class:
     /// the class keeps the obligation, the caller only borrows.
-    fn not_owning_getters(&mut self, bodies: &[Body], types: &MustCallTypes, facts: &[BodyFacts]) {
-        for (body, f) in bodies.iter().zip(facts) {
+    fn not_owning_getters(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
+        for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
@@ -585,17 +582,19 @@ impl State {
             }
             let returned = f.returns.iter().find_map(|(n, roots)| {
                 roots.as_ref()?.iter().find_map(|r| match r {
-                    Root::ThisField(g) if self.p.field(*g).ownership.is_owning(false) => Some(*n),
+                    ValueSource::ThisField(g) if self.p.field(*g).ownership.is_owning(false) => {
+                        Some(*n)
+                    }
                     _ => None,
                 })
             });
             let Some(node) = returned else { continue };
-            self.set_not_owning_return(m, "not-owning-getter", body.node(node).span);
+            self.set_not_owning_return(m, InferRule::NotOwningGetter, body.node(node).span);
         }
     }
 
     /// `[return: NotOwning]` on methods that only return borrowed values.
-    fn borrowed_returns(&mut self, bodies: &[Body], types: &MustCallTypes) {
+    fn borrowed_returns(&mut self, bodies: &Bodies, types: &MustCallTypes) {
         let overridden = self.overridden();
         for body in bodies {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {

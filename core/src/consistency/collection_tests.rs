@@ -1,9 +1,9 @@
 //! Owning collections: element obligations, element-wise disposal loops,
 //! `ForEach`, disposable containers, owning collection fields.
 
-use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, BodyKind, Stmt, VarId, VarKind};
 use crate::program::MethodKind;
+use crate::rules::Diagnostic;
 use crate::testing::{Asm, Lib, owning, param, rules, str_, v};
 
 /// `var list = new List<FileStream>(); list.Add(new FileStream(p)); <after>`.
@@ -113,7 +113,7 @@ fn for_each_with_a_disposing_lambda() {
         a.call(None, lib.list_add, Some(list), &[v(t)]);
         a.emit(Stmt::Closure {
             dst: Some(f),
-            body: 1,
+            body: crate::ir::BodyId(1),
             captures: vec![],
         });
         a.call(None, lib.list_for_each, Some(list), &[v(f)]);

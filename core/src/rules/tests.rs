@@ -1,11 +1,11 @@
 //! Owning fields, `[CreatesMustCallFor]`, and verification of `[Calls]`,
 //! `[MustCallAlias]` and overrides, each passing and failing side by side.
 
-use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Cond, Operand};
 use crate::program::{
     Const, FieldId, MethodId, MethodKind, MustCall, Ownership, Provenance, Target, TypeId,
 };
+use crate::rules::Diagnostic;
 use crate::testing::{Asm, Lib, mca, owning, param, rules, src, str_, v};
 
 /// `class Holder : IDisposable { [Owning] Stream _s; Holder() { _s = File.OpenRead(p); } ... }`
@@ -163,7 +163,7 @@ fn dispose_bool_pattern_by_calls_spec() {
     let f = h.field;
     h.lib.calls(dispose_bool, Target::Field(f), &["Dispose"]);
     h.lib.p.methods[dispose_bool.index()].calls[0].provenance = Provenance::Inferred {
-        rule: "calls-field",
+        rule: crate::program::InferRule::CallsFieldDisposed,
         evidence: crate::span::Span::new(crate::span::FileId(0), 0, 0),
     };
     let dispose = h.method("Dispose", vec![], |a, _| {

@@ -1,0 +1,464 @@
+//! MCSatisfiedAfter, kill and gen of each IR statement for one fact (the
+//! paper's transfer function, with §3 ownership transfer, §4 resource aliases
+//! and §5 `[CreatesMustCallFor]`), plus the collection rules: storing a value
+//! into a collection moves its obligation to the collection's elements.
+
+use super::obligations::{Discharges, ObligationKind, cmcf_target};
+use super::{ConditionNote, Engine, Fact, Loss, Step};
+use crate::ir::{Call, CallKind, Callee, FieldRef, Node, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ownership;
+use crate::program::ParamMode;
+use crate::resource_alias::{Alias, Condition, FieldKey, condition_at};
+
+/// Who holds the collection a value is stored into.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CollectionHolder {
+    /// An owning collection: a field disposed element-wise, an `[Owning]` field
+    /// or parameter.
+    Owned,
+    /// Created in this method (or assigned more than once here).
+    Local,
+    /// A variable of an enclosing method (inside a lambda): not followed.
+    Escaped,
+    /// A collection someone else holds without disposing its elements.
+    Unowned,
+}
+
+impl Engine<'_, '_> {
+    /// What statement `n` does to `fact`: whether it discharges the obligation
+    /// (MCSatisfiedAfter) on the normal and the exceptional edge, and which
+    /// aliases it kills and generates.
+    pub(super) fn mc_satisfied_after(&mut self, n: NodeId, node: &Node, fact: &Fact) -> Step {
+        let discharges = self.discharges(fact.obligation);
+        let mut step = Step {
+            normal: Some(fact.clone()),
+            exc: Some(fact.clone()),
+            kills: Vec::new(),
+            path_kill: None,
+            gens: Vec::new(),
+        };
+        // An element-wise disposal loop headed here disposes the collection's elements.
+        if discharges.elements
+            && self
+                .body_summaries
+                .element_loop_collections(n)
+                .iter()
+                .any(|c| fact.has_var(*c))
+        {
+            self.discharge(fact.obligation);
+            step.normal = None;
+            step.exc = None;
+            return step;
+        }
+        self.transfer(n, node, fact, discharges, &mut step);
+        step
+    }
+
+    fn transfer(
+        &mut self,
+        n: NodeId,
+        node: &Node,
+        fact: &Fact,
+        discharges: Discharges,
+        step: &mut Step,
+    ) {
+        let cx = self.cx;
+        let held = |op: &Operand| op.var().is_some_and(|v| fact.has_var(v));
+        match &node.stmt {
+            Stmt::Nop => {}
+            Stmt::Copy { dst, src } => {
+                if held(src) {
+                    if cx.body.var(*dst).kind == VarKind::Captured && discharges.hands_out {
+                        // Assigned to a variable of the enclosing method: its business.
+                        self.escape(fact, step);
+                    } else {
+                        step.gens.push(Alias::Var(*dst));
+                    }
+                }
+                step.kills.push(*dst);
+            }
+            Stmt::Opaque { dst, .. } | Stmt::Element { dst, .. } => step.kills.push(*dst),
+            Stmt::Load { dst, base, field } => {
+                if let Some(b) = base
+                    && fact.has(Alias::Path(*b, cx.fields.key(field)))
+                {
+                    step.gens.push(Alias::Var(*dst));
+                }
+                step.kills.push(*dst);
+            }
+            Stmt::Store { base, field, src } => {
+                let path = base.map(|b| Alias::Path(b, cx.fields.key(field)));
+                if held(src) {
+                    self.store(n, *base, field, fact, discharges, step);
+                    if let Some(p) = path {
+                        step.gens.push(p);
+                    }
+                }
+                step.path_kill = path;
+            }
+            Stmt::Call(call) => self.transfer_call(n, call, fact, discharges, step),
+            Stmt::StoreElement { collection, src } => {
+                if held(src) && discharges.collection_store {
+                    self.store_element(n, *collection, fact, step);
+                }
+            }
+            Stmt::Closure {
+                dst,
+                body,
+                captures,
+            } => {
+                if discharges.closure
+                    && captures.iter().any(|q| {
+                        fact.has_var(*q) && self.body_summaries.closure_disposes(*body, *q)
+                    })
+                {
+                    self.discharge_both(fact, step);
+                }
+                step.kills.extend(*dst);
+            }
+            Stmt::Return(value) => {
+                let alias = value.as_ref().is_some_and(held);
+                if alias && discharges.returns && cx.returns_owning {
+                    self.discharge_both(fact, step);
+                } else if let Some(f) = &mut step.normal {
+                    f.exit_via = Some((n, alias));
+                }
+            }
+            Stmt::Yield(value) => {
+                if held(value) && discharges.hands_out {
+                    self.discharge_both(fact, step);
+                }
+            }
+            Stmt::Throw(value) => {
+                // A thrown disposable exception object goes to whoever catches it.
+                if value.is_some_and(|v| fact.has_var(v)) {
+                    self.escape(fact, step);
+                }
+                step.normal = None;
+            }
+            Stmt::Escape(vars) => {
+                if vars.iter().any(|v| fact.has_var(*v)) {
+                    self.escape(fact, step);
+                }
+            }
+            Stmt::ScopeEnd(vars) => step.kills.extend(vars.iter().copied()),
+        }
+    }
+
+    /// `base.f = x` with `x` an alias of the fact.
+    fn store(
+        &mut self,
+        n: NodeId,
+        base: Option<VarId>,
+        field: &FieldRef,
+        fact: &Fact,
+        discharges: Discharges,
+        step: &mut Step,
+    ) {
+        let cx = self.cx;
+        let Some(b) = base else {
+            // A static field keeps the value for the program's lifetime (the C#
+            // idiom `static readonly HttpClient`): not this method's leak.
+            return self.escape(fact, step);
+        };
+        let FieldRef::Known(f) = field else {
+            return;
+        };
+        let Some(def) = cx.program.get_field(*f) else {
+            return;
+        };
+        let kind = &self.obligations[fact.obligation as usize].kind;
+        if *kind == ObligationKind::Element {
+            if def.is_owning() || self.summaries.owning_collections.contains(f) {
+                self.discharge_both(fact, step);
+            }
+            return;
+        }
+        if !def.is_owning() || !discharges.owning_field {
+            return;
+        }
+        self.discharge(fact.obligation);
+        step.exc = None;
+        // The field now owns it; on `this` it is still tracked, so that a second
+        // assignment before disposal is caught (RLC0004).
+        if Some(b) == cx.this && step.normal.is_some() {
+            let o = self.site_obligation(n, ObligationKind::FieldValue(FieldKey::Known(*f)), fact);
+            if let Some(nf) = &mut step.normal {
+                nf.obligation = o;
+                nf.exc_from = None;
+                nf.exit_via = None;
+            }
+        } else {
+            step.normal = None;
+        }
+    }
+
+    /// `collection.Add(x)` / `collection[i] = x` with `x` an alias of the fact.
+    fn store_element(&mut self, n: NodeId, collection: VarId, fact: &Fact, step: &mut Step) {
+        let cx = self.cx;
+        if step.normal.is_none() {
+            return;
+        }
+        // A disposable container (`CompositeDisposable`) disposes what it holds.
+        if cx.var_obligation(collection).is_some() {
+            self.discharge(fact.obligation);
+            step.normal = None;
+            return;
+        }
+        match self.collection_holder(collection) {
+            CollectionHolder::Owned | CollectionHolder::Escaped => {
+                self.discharge(fact.obligation);
+                step.normal = None;
+            }
+            CollectionHolder::Local => {
+                let o = self.site_obligation(n, ObligationKind::Element, fact);
+                self.discharge(fact.obligation);
+                step.gens.clear();
+                step.normal = Some(Fact {
+                    aliases: vec![Alias::Var(collection)],
+                    obligation: o,
+                    exc_from: fact.exc_from,
+                    exit_via: None,
+                    wrapper: None,
+                    dropped: None,
+                });
+            }
+            CollectionHolder::Unowned => {
+                let o = self.site_obligation(n, ObligationKind::Element, fact);
+                self.discharge(fact.obligation);
+                step.normal = None;
+                self.event_at(
+                    o,
+                    n,
+                    Loss::UnownedCollection,
+                    Some(Alias::Var(collection)),
+                    None,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Follows single-definition copies back to where the collection comes from.
+    fn collection_holder(&self, collection: VarId) -> CollectionHolder {
+        let cx = self.cx;
+        let mut v = collection;
+        for _ in 0..16 {
+            let Some(var) = cx.body.vars.get(v.index()) else {
+                return CollectionHolder::Unowned;
+            };
+            match var.kind {
+                VarKind::Param(i) => {
+                    let owning = cx
+                        .method
+                        .and_then(|m| m.params.get(i as usize))
+                        .is_some_and(|p| p.ownership.is_owning(false));
+                    return if owning {
+                        CollectionHolder::Owned
+                    } else {
+                        CollectionHolder::Unowned
+                    };
+                }
+                VarKind::Captured => return CollectionHolder::Escaped,
+                VarKind::This => return CollectionHolder::Unowned,
+                VarKind::Local | VarKind::Temp => {}
+            }
+            match cx.single_def(v) {
+                Some(Stmt::Copy {
+                    src: Operand::Var(s),
+                    ..
+                }) => v = *s,
+                Some(Stmt::Load {
+                    base: Some(_),
+                    field: FieldRef::Known(f),
+                    ..
+                }) => {
+                    let owned = cx.program.get_field(*f).is_some_and(|d| d.is_owning())
+                        || self.summaries.owning_collections.contains(f);
+                    return if owned {
+                        CollectionHolder::Owned
+                    } else {
+                        CollectionHolder::Unowned
+                    };
+                }
+                Some(Stmt::Load { .. } | Stmt::Element { .. } | Stmt::Opaque { .. }) => {
+                    return CollectionHolder::Unowned;
+                }
+                // A collection a property exposes belongs to the object.
+                Some(Stmt::Call(call)) if !ownership::call_result_owning(cx.program, call) => {
+                    return CollectionHolder::Unowned;
+                }
+                _ => return CollectionHolder::Local,
+            }
+        }
+        CollectionHolder::Local
+    }
+
+    fn transfer_call(
+        &mut self,
+        n: NodeId,
+        call: &Call,
+        fact: &Fact,
+        discharges: Discharges,
+        step: &mut Step,
+    ) {
+        let cx = self.cx;
+        let program = cx.program;
+        let must_call = &self.obligations[fact.obligation as usize]
+            .must_call
+            .must_call;
+        let method = match &call.callee {
+            Callee::Method(m) => program.get_method(*m),
+            _ => None,
+        };
+        if discharges.calls {
+            let mut called = None;
+            for cm in cx.called(n) {
+                // MCAfter(p, s) is p's own must-call type: closing a wrapper with
+                // its own method disposes what it wraps.
+                let own = match cm.target {
+                    Alias::Var(v) => cx
+                        .var_obligation(v)
+                        .is_some_and(|o| cm.called.discharges(&o.must_call)),
+                    Alias::Path(..) => false,
+                };
+                if fact.has(cm.target) && (own || cm.called.discharges(must_call)) {
+                    called = Some(called.unwrap_or(false) || cm.even_if_throws);
+                }
+            }
+            if let Some(even_if_throws) = called {
+                self.discharge(fact.obligation);
+                step.normal = None;
+                if even_if_throws {
+                    step.exc = None;
+                }
+            }
+            // §5: a [CreatesMustCallFor] call resets its target; the fresh
+            // obligation comes from obligations_from_call.
+            if let Some(m) = method
+                && m.creates_must_call_for
+                    .iter()
+                    .any(|(t, _)| cmcf_target(call, t).is_some_and(|v| fact.has_var(v)))
+            {
+                self.discharge(fact.obligation);
+                step.normal = None;
+            }
+        }
+        let mut condition: Option<Condition> = None;
+        for arg in &call.args {
+            let Operand::Var(q) = arg.value else {
+                continue;
+            };
+            if !fact.has_var(q) {
+                continue;
+            }
+            match arg.mode {
+                // The callee may keep or replace it: give up on it silently.
+                ParamMode::Ref => {
+                    self.escape(fact, step);
+                    continue;
+                }
+                ParamMode::Out => continue,
+                _ => {}
+            }
+            let Some(param) = ownership::callee_param(program, call, arg.param) else {
+                continue;
+            };
+            let takes = ownership::param_takes_ownership(param) && discharges.owning_param;
+            let wraps = param.must_call_alias.is_some();
+            if !takes && !wraps && !param.collection_element {
+                continue;
+            }
+            let cond = condition
+                .get_or_insert_with(|| condition_at(program, call, |v| cx.bools.before(n, v)))
+                .clone();
+            if let Condition::Unknown(name) = &cond
+                && (takes || wraps)
+            {
+                self.notes.push(ConditionNote {
+                    obligation: fact.obligation,
+                    at: n,
+                    param: name.clone(),
+                });
+            }
+            if takes && cond == Condition::Holds {
+                self.discharge_both(fact, step);
+            }
+            if wraps && cond == Condition::Holds {
+                if matches!(
+                    call.kind,
+                    CallKind::BaseConstructor | CallKind::ThisConstructor
+                ) {
+                    if discharges.mca_ctor {
+                        self.discharge_both(fact, step);
+                    }
+                } else if let Some(d) = call.dst {
+                    step.gens.push(Alias::Var(d));
+                    if call.kind == CallKind::New
+                        && let Some(f) = &mut step.normal
+                    {
+                        f.wrapper = Some(n);
+                    }
+                }
+            }
+            if param.collection_element
+                && discharges.collection_store
+                && let Some(c) = call.receiver
+            {
+                self.store_element(n, c, fact, step);
+            }
+        }
+        if let (Some(m), Some(r), Some(d)) = (method, call.receiver, call.dst)
+            && m.this_must_call_alias.is_some()
+            && fact.has_var(r)
+        {
+            step.gens.push(Alias::Var(d));
+        }
+        if discharges.elements
+            && step.normal.is_some()
+            && self
+                .body_summaries
+                .foreach_disposals
+                .get(&n)
+                .is_some_and(|c| fact.has_var(*c))
+        {
+            self.discharge(fact.obligation);
+            step.normal = None;
+        }
+        step.kills.extend(call.dst);
+        step.kills.extend(
+            call.args
+                .iter()
+                .filter(|a| a.mode.is_written())
+                .filter_map(|a| a.value.var()),
+        );
+    }
+
+    fn discharge_both(&mut self, fact: &Fact, step: &mut Step) {
+        self.discharge(fact.obligation);
+        step.normal = None;
+        step.exc = None;
+    }
+
+    /// The value escapes where the analysis cannot follow: given up silently.
+    fn escape(&mut self, fact: &Fact, step: &mut Step) {
+        self.discharge_both(fact, step);
+    }
+
+    /// A call of a must-call method (`Dispose`, `Close`, ...): taken not to throw,
+    /// as .NET's guidelines require of `Dispose`; otherwise every `finally` that
+    /// disposes two resources would be reported under the `all` model.
+    pub(super) fn is_disposal_call(&self, node: &Node) -> bool {
+        let Stmt::Call(call) = &node.stmt else {
+            return false;
+        };
+        let Some(name) = call.callee_name(self.cx.program) else {
+            return false;
+        };
+        call.receiver.is_some_and(|r| {
+            self.cx
+                .var_obligation(r)
+                .is_some_and(|o| o.is_satisfied_by(name))
+        })
+    }
+}

@@ -1,0 +1,83 @@
+//! The verifier: Algorithm 1 run for one value with the obligation kind
+//! [`ObligationKind::Target`], which only a must-call call (or a hand-off to an
+//! `[Owning]` parameter) discharges. It answers "does this method call one of
+//! these methods on this value on every normal path?", for `[Calls]` (RLC0006),
+//! owning fields (RLC0003), and the summaries of closures and disposal loops.
+
+use super::obligations::ObligationKind;
+use super::{Engine, Fact, Inputs, Loss};
+use crate::facts::{BodyFacts, ProgramFacts, Summaries};
+use crate::ir::NodeId;
+use crate::must_call::MustCallType;
+use crate::options::ExceptionModel;
+use crate::program::{MethodId, MustCall, Provenance, Target};
+use crate::resource_alias::{Alias, FieldKey};
+
+/// The result of verifying a guarantee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Guaranteed,
+    /// A path where it does not hold: where it ends, and how.
+    Fails(NodeId, Loss),
+    /// The analysis gave up (budget).
+    Unknown,
+}
+
+/// Verifies that on every normal path from each seed (a node and the alias it
+/// holds there) one of `must_call` is called on the value before it is lost or
+/// the method returns.
+pub fn verify(
+    facts: &BodyFacts<'_>,
+    exceptions: ExceptionModel,
+    seeds: &[(NodeId, Alias)],
+    must_call: &MustCall,
+) -> Verdict {
+    // A guarantee never consults the summaries: only calls discharge it.
+    let summaries = Summaries::default();
+    let mut e = Engine::new(Inputs {
+        facts,
+        summaries: &summaries,
+        exceptions,
+    });
+    let target = MustCallType {
+        must_call: must_call.clone(),
+        declared_by: None,
+        provenance: Provenance::Default,
+    };
+    let o = e.new_obligation(ObligationKind::Target, facts.body.entry, None, target, None);
+    for (node, alias) in seeds {
+        e.insert(*node, Fact::new(vec![*alias], o));
+    }
+    e.run();
+    if e.aborted {
+        return Verdict::Unknown;
+    }
+    match e.events.into_iter().next() {
+        Some(ev) => Verdict::Fails(ev.at, ev.loss),
+        None => Verdict::Guaranteed,
+    }
+}
+
+/// Whether the body of `method` calls one of `must_call` on `target` on every
+/// normal path (what a `[Calls(target, ..)]` on it promises); a
+/// `Dispose(bool disposing)` body is read with `disposing == true`.
+pub fn guarantees(
+    pf: &ProgramFacts<'_>,
+    exceptions: ExceptionModel,
+    method: MethodId,
+    target: &Target,
+    must_call: &MustCall,
+) -> Verdict {
+    let Some(facts) = pf.method_facts(method) else {
+        return Verdict::Unknown;
+    };
+    let alias = match target {
+        Target::This => facts.this.map(Alias::Var),
+        Target::Field(f) => facts.this.map(|t| Alias::Path(t, FieldKey::Known(*f))),
+        Target::Param(i) => facts.body.param_var(*i).map(Alias::Var),
+    };
+    let Some(alias) = alias else {
+        return Verdict::Unknown;
+    };
+    verify(&facts, exceptions, &[(facts.body.entry, alias)], must_call)
+}

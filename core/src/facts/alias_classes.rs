@@ -1,0 +1,143 @@
+//! Flow-insensitive resource-alias classes of a body's variables: the union of
+//! copies and `[MustCallAlias]` pairs (paper §4), and, for a `params` array,
+//! its elements (the arguments the caller passed). Inference reads "which
+//! parameter or field of `this` may this value be?" from them; the checker
+//! tracks the same aliases flow-sensitively (`consistency`), over the same
+//! `[MustCallAlias]` pairs ([`crate::resource_alias::wrapped_by`]).
+
+use crate::ir::{Body, Callee, FieldRef, Operand, Stmt, VarId, VarKind};
+use crate::program::{FieldId, ParamMode, Program};
+
+/// A value a resource-alias class may hold that inference can name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ValueSource {
+    /// The method's parameter at this index.
+    Param(u32),
+    /// The field `this.f`.
+    ThisField(FieldId),
+}
+
+/// The classes of one body, each with the sources it may hold.
+#[derive(Clone, Debug, Default)]
+pub struct AliasClasses {
+    /// The class of each variable.
+    class: Vec<u32>,
+    /// The sources of each class (indexed by class), sorted.
+    sources: Vec<Vec<ValueSource>>,
+}
+
+impl AliasClasses {
+    /// The classes of `body` under the program's current `[MustCallAlias]` specs.
+    pub fn of(program: &Program, body: &Body) -> AliasClasses {
+        let n = body.vars.len();
+        let mut uf = UnionFind::new(n);
+        let this = body.this_var();
+        let mut field_of: Vec<Option<FieldId>> = vec![None; n];
+        let method = body.method.and_then(|m| program.get_method(m));
+        let params_arrays: Vec<u32> = (0..n as u32)
+            .filter(|&v| match body.vars[v as usize].kind {
+                VarKind::Param(p) => method
+                    .and_then(|m| m.params.get(p as usize))
+                    .is_some_and(|pd| pd.mode == ParamMode::Params),
+                _ => false,
+            })
+            .collect();
+        let mut element_of: Vec<(VarId, VarId)> = Vec::new();
+        for node in &body.nodes {
+            match &node.stmt {
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Var(src),
+                } => uf.union(dst.0, src.0),
+                Stmt::Element { dst, collection } => element_of.push((*dst, *collection)),
+                Stmt::Load {
+                    dst,
+                    base: Some(b),
+                    field: FieldRef::Known(f),
+                } if Some(*b) == this => field_of[dst.index()] = Some(*f),
+                Stmt::Call(call) => {
+                    let (Callee::Method(m), Some(dst)) = (&call.callee, call.dst) else {
+                        continue;
+                    };
+                    let Some(md) = program.get_method(*m) else {
+                        continue;
+                    };
+                    if md.ret_must_call_alias.is_some()
+                        && let Some(p) = md.must_call_alias_param()
+                        && let Some(v) = call.arg_var(p)
+                    {
+                        uf.union(dst.0, v.0);
+                    }
+                    if md.this_must_call_alias.is_some()
+                        && let Some(r) = call.receiver
+                    {
+                        uf.union(dst.0, r.0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (dst, collection) in element_of {
+            let c = uf.find(collection.0);
+            if params_arrays.iter().any(|&v| uf.find(v) == c) {
+                uf.union(dst.0, collection.0);
+            }
+        }
+        let class: Vec<u32> = (0..n as u32).map(|v| uf.find(v)).collect();
+        let mut sources: Vec<Vec<ValueSource>> = vec![Vec::new(); n];
+        for (i, var) in body.vars.iter().enumerate() {
+            let c = class[i] as usize;
+            if let VarKind::Param(p) = var.kind {
+                sources[c].push(ValueSource::Param(p));
+            }
+            if let Some(f) = field_of[i] {
+                sources[c].push(ValueSource::ThisField(f));
+            }
+        }
+        for s in &mut sources {
+            s.sort();
+            s.dedup();
+        }
+        AliasClasses { class, sources }
+    }
+
+    /// The sources the class of `var` may hold.
+    pub fn sources(&self, var: VarId) -> &[ValueSource] {
+        self.class
+            .get(var.index())
+            .and_then(|c| self.sources.get(*c as usize))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Union-find over variable indices; the smaller index represents a class.
+struct UnionFind {
+    parent: Vec<u32>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> UnionFind {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+        }
+    }
+    fn find(&mut self, v: u32) -> u32 {
+        let mut r = v;
+        while self.parent[r as usize] != r {
+            r = self.parent[r as usize];
+        }
+        let mut c = v;
+        while self.parent[c as usize] != r {
+            let next = self.parent[c as usize];
+            self.parent[c as usize] = r;
+            c = next;
+        }
+        r
+    }
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Def-use facts: which statements assign each variable of a body
+//! (flow-insensitively). The checker's collection rules, the summaries and
+//! inference all ask "where does this value come from?" through this one table.
+
+use crate::ir::{Arg, Body, NodeId, Operand, Stmt, VarId};
+
+/// The statements that assign each variable, in node order, stored flat
+/// (`nodes[starts[v]..starts[v + 1]]`): one allocation per body, not per
+/// variable.
+#[derive(Clone, Debug, Default)]
+pub struct Definitions {
+    starts: Vec<u32>,
+    nodes: Vec<NodeId>,
+}
+
+impl Definitions {
+    pub fn of(body: &Body) -> Definitions {
+        let vars = body.vars.len();
+        let mut starts = vec![0u32; vars + 1];
+        for node in &body.nodes {
+            for v in defined_vars(&node.stmt) {
+                if v.index() < vars {
+                    starts[v.index() + 1] += 1;
+                }
+            }
+        }
+        for i in 0..vars {
+            starts[i + 1] += starts[i];
+        }
+        let mut next = starts.clone();
+        let mut nodes = vec![NodeId(0); starts[vars] as usize];
+        for (i, node) in body.nodes.iter().enumerate() {
+            for v in defined_vars(&node.stmt) {
+                if let Some(slot) = next.get_mut(v.index()).filter(|_| v.index() < vars) {
+                    nodes[*slot as usize] = NodeId(i as u32);
+                    *slot += 1;
+                }
+            }
+        }
+        Definitions { starts, nodes }
+    }
+
+    /// Every statement that assigns `var`.
+    pub fn all(&self, var: VarId) -> &[NodeId] {
+        let i = var.index();
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => &self.nodes[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    /// The statement that assigns `var`, when there is exactly one.
+    pub fn single(&self, var: VarId) -> Option<NodeId> {
+        match self.all(var) {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}
+
+/// The variables a statement assigns: its destination, and the variables a
+/// call passes as `out`/`ref` arguments.
+pub fn defined_vars(stmt: &Stmt) -> impl Iterator<Item = VarId> + '_ {
+    let (single, call_outs): (Option<VarId>, &[Arg]) = match stmt {
+        Stmt::Copy { dst, .. }
+        | Stmt::Opaque { dst, .. }
+        | Stmt::Load { dst, .. }
+        | Stmt::Element { dst, .. } => (Some(*dst), &[]),
+        Stmt::Closure { dst, .. } => (*dst, &[]),
+        Stmt::Call(call) => (call.dst, call.args.as_slice()),
+        _ => (None, &[]),
+    };
+    single.into_iter().chain(call_outs.iter().filter_map(|a| {
+        match (&a.value, a.mode.is_written()) {
+            (Operand::Var(v), true) => Some(*v),
+            _ => None,
+        }
+    }))
+}

@@ -1,0 +1,220 @@
+//! Facts about the program that every analysis reads, computed once and shared:
+//! the checker (Algorithm 1 and the rules), the summaries and inference.
+//!
+//! - [`ProgramFacts`]: the spec table, the bodies, the must-call type of every
+//!   type, and the body of each method;
+//! - [`BodyFacts`]: one body's def-use table ([`Definitions`]), reachability,
+//!   known `bool` values, the called-methods facts of its calls, and the spec
+//!   queries about it;
+//! - [`AliasClasses`]: flow-insensitive resource-alias classes (inference);
+//! - [`Summaries`] and [`BodySummaries`]: facts about collections and closures
+//!   that the checker needs while checking a body, computed before it
+//!   (see `crate::summarize`).
+
+mod alias_classes;
+mod definitions;
+mod summaries;
+
+use rustc_hash::FxHashMap;
+
+use crate::called_methods::{CalledMethod, called_methods};
+use crate::cfg;
+use crate::ir::{Bodies, Body, BodyId, NodeId, Stmt, VarId, VarKind};
+use crate::must_call::{MustCallType, MustCallTypes};
+use crate::ownership;
+use crate::program::{MethodDef, MethodId, Program};
+use crate::resource_alias::{Alias, BoolValues, FieldKey, FieldKeys};
+use crate::span::Span;
+
+pub use alias_classes::{AliasClasses, ValueSource};
+pub use definitions::{Definitions, defined_vars};
+pub use summaries::{BodySummaries, Summaries};
+
+/// The program as every analysis sees it.
+pub struct ProgramFacts<'p> {
+    pub program: &'p Program,
+    pub bodies: &'p Bodies,
+    pub types: MustCallTypes,
+    /// The body implementing each method.
+    body_of: FxHashMap<MethodId, BodyId>,
+}
+
+impl<'p> ProgramFacts<'p> {
+    pub fn new(program: &'p Program, bodies: &'p Bodies) -> ProgramFacts<'p> {
+        let body_of = bodies
+            .enumerate()
+            .filter_map(|(id, b)| Some((b.method?, id)))
+            .filter(|(m, _)| program.get_method(*m).is_some())
+            .collect();
+        ProgramFacts {
+            program,
+            bodies,
+            types: MustCallTypes::compute(program),
+            body_of,
+        }
+    }
+
+    /// The body implementing `method`, if the program has it.
+    pub fn body_of(&self, method: MethodId) -> Option<BodyId> {
+        self.body_of.get(&method).copied()
+    }
+
+    /// The facts of one body; `seeds` are `bool` parameters whose value is
+    /// assumed at entry.
+    pub fn body_facts(&self, id: BodyId, seeds: &[(VarId, bool)]) -> Option<BodyFacts<'_>> {
+        BodyFacts::new(self, id, seeds)
+    }
+
+    /// The facts of a method's body; a `Dispose(bool disposing)` body is read
+    /// with `disposing == true`, the call `Dispose()` makes.
+    pub fn method_facts(&self, method: MethodId) -> Option<BodyFacts<'_>> {
+        let id = self.body_of(method)?;
+        let def = self.program.get_method(method)?;
+        let must_call = self
+            .types
+            .of_type(def.owner)
+            .map(|o| o.must_call.methods.as_slice())
+            .unwrap_or(&[]);
+        let body = self.bodies.get(id)?;
+        let seeds: Vec<(VarId, bool)> =
+            if ownership::is_dispose_pattern(self.program, def, must_call) {
+                body.param_var(0).map(|v| (v, true)).into_iter().collect()
+            } else {
+                Vec::new()
+            };
+        self.body_facts(id, &seeds)
+    }
+}
+
+/// What the analyses of one body share; built per body and dropped after it,
+/// so bodies can be checked in parallel.
+pub struct BodyFacts<'a> {
+    pf: &'a ProgramFacts<'a>,
+    pub program: &'a Program,
+    pub types: &'a MustCallTypes,
+    pub id: BodyId,
+    pub body: &'a Body,
+    pub method: Option<&'a MethodDef>,
+    pub this: Option<VarId>,
+    pub fields: FieldKeys,
+    pub bools: BoolValues,
+    pub reachable: Vec<bool>,
+    /// Whether `return x` hands `x`'s obligation to the caller.
+    pub returns_owning: bool,
+    pub defs: Definitions,
+    called: Vec<Vec<CalledMethod<'a>>>,
+}
+
+impl<'a> BodyFacts<'a> {
+    fn new(pf: &'a ProgramFacts<'a>, id: BodyId, seeds: &[(VarId, bool)]) -> Option<BodyFacts<'a>> {
+        let program = pf.program;
+        let body = pf.bodies.get(id)?;
+        let bools = BoolValues::compute(program, body, seeds);
+        let types = &pf.types;
+        let called = body
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| match &node.stmt {
+                Stmt::Call(call) => {
+                    called_methods(program, types, call, |v| bools.before(NodeId(i as u32), v))
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        Some(BodyFacts {
+            pf,
+            program,
+            types,
+            id,
+            body,
+            method: body.method.and_then(|m| program.get_method(m)),
+            this: body.this_var(),
+            fields: FieldKeys::of_body(body),
+            bools,
+            reachable: cfg::reachable(body),
+            returns_owning: ownership::body_returns_owning(program, body),
+            defs: Definitions::of(body),
+            called,
+        })
+    }
+
+    /// The program this body belongs to.
+    pub fn program_facts(&self) -> &'a ProgramFacts<'a> {
+        self.pf
+    }
+
+    /// The called-methods facts of the call at `node` (empty for other statements).
+    pub fn called(&self, node: NodeId) -> &[CalledMethod<'a>] {
+        self.called.get(node.index()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The must-call type of a variable's static type.
+    pub fn var_obligation(&self, var: VarId) -> Option<&'a MustCallType> {
+        self.types.of_value(&self.body.vars.get(var.index())?.ty)
+    }
+
+    /// A user-visible name for a variable (`None` for temporaries).
+    pub fn var_name(&self, var: VarId) -> Option<&'a str> {
+        let v = self.body.vars.get(var.index())?;
+        match v.kind {
+            VarKind::Temp => None,
+            VarKind::This => Some("this"),
+            _ => Some(v.name.as_str()),
+        }
+    }
+
+    /// The statement that defines `var`, when there is exactly one.
+    pub fn single_def(&self, var: VarId) -> Option<&'a Stmt> {
+        let body: &'a Body = self.body;
+        self.defs.single(var).map(|n| &body.node(n).stmt)
+    }
+
+    /// The span to point at for a node; the exit points at the closing brace.
+    pub fn node_span(&self, n: NodeId) -> Span {
+        let span = self
+            .body
+            .nodes
+            .get(n.index())
+            .map_or(self.body.span, |node| node.span);
+        if (n == self.body.exit || n == self.body.exc_exit)
+            && span == self.body.span
+            && span.end > span.start
+        {
+            return Span::new(span.file, span.end - 1, span.end);
+        }
+        span
+    }
+
+    /// How an alias reads in a message: `reader`, `this._stream`.
+    pub fn alias_text(&self, a: Alias) -> String {
+        match a {
+            Alias::Var(v) => self.var_name(v).unwrap_or("the value").to_string(),
+            Alias::Path(b, f) => {
+                let field = self.field_key_name(f);
+                match self.var_name(b) {
+                    Some(base) => format!("{base}.{field}"),
+                    None => field,
+                }
+            }
+        }
+    }
+
+    pub fn field_key_name(&self, f: FieldKey) -> String {
+        match f {
+            FieldKey::Known(f) => self
+                .program
+                .get_field(f)
+                .map_or_else(|| "?".into(), |d| d.name.clone()),
+            FieldKey::Unknown(k) => self.fields.unknown_name(k).unwrap_or("?").to_string(),
+        }
+    }
+
+    /// The member the body implements, as users name it (a property for an accessor).
+    pub fn member_name(&self) -> String {
+        match self.method {
+            Some(m) => m.property.clone().unwrap_or_else(|| m.name.clone()),
+            None => self.body.name.clone(),
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Facts about collections and closures that the consistency analysis of a
+//! body consults, computed before it runs (by `crate::summarize`), so that
+//! Algorithm 1 reads them as data.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ir::{BodyId, NodeId, VarId};
+use crate::program::FieldId;
+
+/// Program-wide summaries.
+#[derive(Clone, Debug, Default)]
+pub struct Summaries {
+    /// Fields whose elements their class disposes: collections that a
+    /// must-call method of the class disposes element-wise.
+    pub owning_collections: FxHashSet<FieldId>,
+}
+
+/// Summaries of one body.
+#[derive(Clone, Debug, Default)]
+pub struct BodySummaries {
+    /// Loop headers of element-wise disposal loops, with the collections each
+    /// loop disposes.
+    pub element_loops: FxHashMap<NodeId, Vec<VarId>>,
+    /// `c.ForEach(x => x.Dispose())` calls: the collection each disposes.
+    pub foreach_disposals: FxHashMap<NodeId, VarId>,
+    /// The captured variables each lambda or local function disposes on
+    /// every normal path of its body.
+    pub closure_disposals: FxHashSet<(BodyId, VarId)>,
+}
+
+impl BodySummaries {
+    /// Collections that the element-wise disposal loop headed at `node` disposes.
+    pub fn element_loop_collections(&self, node: NodeId) -> &[VarId] {
+        self.element_loops.get(&node).map_or(&[], Vec::as_slice)
+    }
+    /// Whether closure `body` disposes the enclosing body's `var`.
+    pub fn closure_disposes(&self, body: BodyId, var: VarId) -> bool {
+        self.closure_disposals.contains(&(body, var))
+    }
+}

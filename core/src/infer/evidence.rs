@@ -1,0 +1,149 @@
+//! The evidence inference reads off one body (the paper's Table 1), computed
+//! optimistically: "there exists a statement that ...". Which parameter or
+//! field of `this` a value may be comes from the body's flow-insensitive
+//! resource-alias classes ([`AliasClasses`]), recomputed each round because
+//! inferred `[MustCallAlias]` specs add pairs.
+
+use crate::facts::{AliasClasses, ValueSource};
+use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId};
+use crate::must_call::MustCallTypes;
+use crate::program::{Const, FieldId, MethodId, Program, Target};
+use crate::resource_alias::{Condition, condition_at};
+
+/// One use of an alias class that may discharge or transfer its obligation.
+#[derive(Clone, Debug)]
+pub struct Disposal {
+    pub node: NodeId,
+    pub source: ValueSource,
+    /// How: the must-call methods it calls (direct call or `[Calls]` of the callee).
+    pub methods: Vec<String>,
+    /// It was handed to an `[Owning]` parameter rather than disposed.
+    pub transferred: bool,
+}
+
+/// The evidence of one body under the current specs.
+#[derive(Clone, Debug, Default)]
+pub struct Evidence {
+    pub method: Option<MethodId>,
+    /// Disposals (and ownership transfers) of parameters and `this` fields.
+    pub disposals: Vec<Disposal>,
+    /// `this.f = value`: (node, field, sources of the value, stored null).
+    pub field_stores: Vec<(NodeId, FieldId, Vec<ValueSource>, bool)>,
+    /// `return value`: (node, sources of the value); `None` value for `return;`.
+    pub returns: Vec<(NodeId, Option<Vec<ValueSource>>)>,
+    /// Arguments passed to `: this(..)`/`: base(..)`: (node, callee, param, sources).
+    pub ctor_chain: Vec<(NodeId, MethodId, u32, Vec<ValueSource>)>,
+}
+
+/// Reads the evidence of `body` given the current specs.
+pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Evidence {
+    let classes = AliasClasses::of(program, body);
+    let this = body.this_var();
+    let sources_of = |v: VarId| -> Vec<ValueSource> { classes.sources(v).to_vec() };
+    let mut ev = Evidence {
+        method: body.method,
+        ..Evidence::default()
+    };
+    for (i, node) in body.nodes.iter().enumerate() {
+        let id = NodeId(i as u32);
+        match &node.stmt {
+            Stmt::Call(call) => {
+                let method = match &call.callee {
+                    Callee::Method(m) => program.get_method(*m),
+                    _ => None,
+                };
+                let name = call.callee_name(program).unwrap_or("");
+                // A direct call of a must-call method on the receiver.
+                if let Some(r) = call.receiver
+                    && types
+                        .of_value(&body.var(r).ty)
+                        .is_some_and(|o| o.is_satisfied_by(name))
+                {
+                    for source in sources_of(r) {
+                        ev.disposals.push(Disposal {
+                            node: id,
+                            source,
+                            methods: vec![name.to_string()],
+                            transferred: false,
+                        });
+                    }
+                }
+                if let Some(m) = method {
+                    // `[Calls]` postconditions of the callee.
+                    for spec in &m.calls {
+                        let vars: Vec<ValueSource> = match &spec.target {
+                            Target::This => call.receiver.map(sources_of).unwrap_or_default(),
+                            Target::Param(p) => {
+                                call.arg_var(*p).map(sources_of).unwrap_or_default()
+                            }
+                            Target::Field(f) => {
+                                if call.receiver.is_some() && call.receiver == this {
+                                    vec![ValueSource::ThisField(*f)]
+                                } else {
+                                    Vec::new()
+                                }
+                            }
+                        };
+                        for source in vars {
+                            ev.disposals.push(Disposal {
+                                node: id,
+                                source,
+                                methods: spec.methods.clone(),
+                                transferred: false,
+                            });
+                        }
+                    }
+                    // Arguments handed to `[Owning]` parameters (unless `leaveOpen`-like
+                    // arguments say otherwise).
+                    let holds = condition_holds(program, call);
+                    for a in &call.args {
+                        let (Some(p), Some(v)) = (a.param, a.value.var()) else {
+                            continue;
+                        };
+                        let Some(pd) = m.params.get(p as usize) else {
+                            continue;
+                        };
+                        if holds && pd.ownership.is_owning(false) {
+                            for source in sources_of(v) {
+                                ev.disposals.push(Disposal {
+                                    node: id,
+                                    source,
+                                    methods: Vec::new(),
+                                    transferred: true,
+                                });
+                            }
+                        }
+                        if matches!(
+                            call.kind,
+                            CallKind::ThisConstructor | CallKind::BaseConstructor
+                        ) && let Callee::Method(mid) = &call.callee
+                        {
+                            ev.ctor_chain.push((id, *mid, p, sources_of(v)));
+                        }
+                    }
+                }
+            }
+            Stmt::Store {
+                base,
+                field: FieldRef::Known(f),
+                src,
+            } if base.is_some() && *base == this => {
+                let is_null = matches!(src, Operand::Const(Const::Null));
+                let rs = src.var().map(sources_of).unwrap_or_default();
+                ev.field_stores.push((id, *f, rs, is_null));
+            }
+            Stmt::Return(value) => {
+                let rs = value.as_ref().and_then(Operand::var).map(sources_of);
+                ev.returns.push((id, rs));
+            }
+            _ => {}
+        }
+    }
+    ev
+}
+
+/// Whether the call's ownership condition (`leaveOpen: false`, `disposeHandler:
+/// true`) holds as written; a value not known from the call itself does not.
+fn condition_holds(program: &Program, call: &crate::ir::Call) -> bool {
+    condition_at(program, call, |_| None) == Condition::Holds
+}

@@ -1,0 +1,116 @@
+//! Where a spec fact came from, so that a finding can say why it relied on it;
+//! and the inference rules, by name, for facts inference added.
+
+use serde::Serialize;
+
+use crate::span::Span;
+
+/// Where a spec fact came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Provenance {
+    /// The paper's defaults (returns owning, parameters and fields not).
+    Default,
+    /// Written in the source as an attribute at this place.
+    Source(Span),
+    /// The embedded .NET library model.
+    Library,
+    /// The user's `rlc-sharp.toml`.
+    Config,
+    /// Inferred by the rule `rule`; `evidence` is the code that made it fire.
+    Inferred { rule: InferRule, evidence: Span },
+}
+
+impl Provenance {
+    pub fn is_inferred(&self) -> bool {
+        matches!(self, Provenance::Inferred { .. })
+    }
+    /// Facts a person or the model stated, which inference must never contradict.
+    pub fn is_stated(&self) -> bool {
+        matches!(
+            self,
+            Provenance::Source(_) | Provenance::Library | Provenance::Config
+        )
+    }
+    /// Specs about the program's own code, which the checker verifies against
+    /// its bodies: written ones and inferred ones alike, so that `check` with
+    /// inference reports what `check --no-infer` reports after the patch.
+    /// The library model and the defaults are trusted.
+    pub fn is_verified(&self) -> bool {
+        matches!(
+            self,
+            Provenance::Source(_) | Provenance::Config | Provenance::Inferred { .. }
+        )
+    }
+}
+
+macro_rules! infer_rules {
+    ($($variant:ident, $name:literal, $reason:literal;)*) => {
+        /// An inference rule (`crate::infer`): its name in reports and patches,
+        /// and why it fires, in words.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum InferRule {
+            $($variant,)*
+        }
+
+        impl InferRule {
+            pub const ALL: &[InferRule] = &[$(InferRule::$variant,)*];
+
+            /// `owning-param-disposed`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(InferRule::$variant => $name,)*
+                }
+            }
+
+            /// Why the rule fires: "the method disposes the parameter (on some path)".
+            pub fn reason(self) -> &'static str {
+                match self {
+                    $(InferRule::$variant => $reason,)*
+                }
+            }
+        }
+    };
+}
+
+infer_rules! {
+    OwningParamDisposed, "owning-param-disposed",
+        "the method disposes the parameter (on some path)";
+    OwningParamPassed, "owning-param-passed",
+        "the method hands the parameter to an [Owning] parameter";
+    CallsFieldDisposed, "calls-field-disposed",
+        "the method disposes this field and does not reassign it afterwards";
+    OwningField, "owning-field",
+        "a method of the class disposes the field ([Calls])";
+    MustCallClass, "must-call-class",
+        "this method disposes all the class's owning fields";
+    MustCallAliasConstructor, "must-call-alias-constructor",
+        "the constructor always stores the parameter into the class's single owning field";
+    MustCallAliasChained, "must-call-alias-chained",
+        "the constructor passes the parameter to a [MustCallAlias] constructor";
+    MustCallAliasMethod, "must-call-alias-method",
+        "the method always returns (a wrapper of) the parameter";
+    OwningConstructorParam, "owning-constructor-param",
+        "the constructor stores the parameter into an owning field";
+    NotOwningGetter, "not-owning-getter",
+        "the method returns an owning field of its class";
+    BorrowedReturn, "borrowed-return",
+        "the method only returns values it does not own (fields, elements, not-owning results)";
+    NoObligation, "no-obligation",
+        "Dispose releases nothing: no owned resources, no finalizer, no overriding subclass";
+    CreatesMustCallFor, "creates-must-call-for",
+        "the method stores a new resource into a non-readonly owning field of `this`";
+    CreatesMustCallForCallee, "creates-must-call-for-callee",
+        "the method calls a [CreatesMustCallFor(\"this\")] method on `this`";
+}
+
+impl std::fmt::Display for InferRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for InferRule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}

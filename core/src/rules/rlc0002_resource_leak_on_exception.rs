@@ -1,0 +1,34 @@
+//! RLC0002 resource-leak-on-exception: an obligation is discharged on every
+//! normal path but lost where an exception is thrown (under the exception
+//! model in force: by default inside a `try` the user wrote, and at `throw`).
+//! A leak on a normal path as well is RLC0001 instead: one report per
+//! allocation.
+
+use super::leak;
+use crate::consistency::{ConditionNote, Event, Obligation};
+use crate::rules::Keyed;
+use crate::facts::BodyFacts;
+use crate::rules::RuleId;
+
+pub(super) fn report(
+    cx: &BodyFacts<'_>,
+    ob: &Obligation,
+    event: &Event,
+    notes: &[&ConditionNote],
+) -> Keyed {
+    let how = "is not disposed if an exception is thrown";
+    let leak = leak::describe(cx, ob, event, how);
+    let message = format!(
+        "{} {how} (`{}` is not called on that path)",
+        leak.subject, leak.obl
+    );
+    let (d, ty) = leak.diagnostic(cx, ob, event, notes, RuleId::ResourceLeakOnException, message);
+    let d = d
+        .with_note(
+            "the leak happens only on a path where an exception is thrown (see the `exceptions` option)",
+        )
+        .with_help(
+            "dispose it in a `finally` block, or declare it with `using`, so it is disposed when an exception is thrown",
+        );
+    (d, ty)
+}

@@ -1,0 +1,132 @@
+//! RLC0003 owning-field-not-disposed (paper §3.2): a class with an `[Owning]`
+//! field of a type with an obligation needs a must-call method that guarantees
+//! the field's disposal, by its `[Calls]` or by its body (verified like
+//! `[Calls]`; `Dispose(bool disposing)` counts with `disposing == true`).
+
+use super::text::preferred;
+use crate::consistency::{Verdict, guarantees};
+use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
+use crate::facts::ProgramFacts;
+use crate::must_call::MustCallType;
+use crate::options::ExceptionModel;
+use crate::program::{CallsSpec, DeclaredIn, FieldId, MethodId, Program, Provenance, Target, TypeId, TypeKind};
+use crate::rules::RuleId;
+use crate::span::{FileId, Span};
+
+pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut Vec<Diagnostic>) {
+    let program = pf.program;
+    for (ti, ty) in program.types.iter().enumerate() {
+        if ty.declared_in != DeclaredIn::Source
+            || matches!(
+                ty.kind,
+                TypeKind::Interface | TypeKind::Enum | TypeKind::Delegate
+            )
+        {
+            continue;
+        }
+        let class_ob = pf.types.of_type(TypeId(ti as u32));
+        let mut diags: Vec<Keyed> = Vec::new();
+        for &f in &ty.fields {
+            let Some(field) = program.get_field(f) else {
+                continue;
+            };
+            if !field.is_owning() {
+                continue;
+            }
+            let Some(field_ob) = pf.types.of_value(&field.ty) else {
+                continue;
+            };
+            let target = Target::Field(f);
+            let disposers: Vec<MethodId> = ty
+                .methods
+                .iter()
+                .copied()
+                .filter(|m| {
+                    program.get_method(*m).is_some_and(|d| {
+                        !d.is_static && class_ob.is_some_and(|o| o.is_satisfied_by(&d.name))
+                    })
+                })
+                .collect();
+            let covered = disposers.iter().any(|&m| {
+                program
+                    .get_method(m)
+                    .is_some_and(|d| d.calls.iter().any(|s| covers(s, &target, field_ob)))
+                    || guarantees(pf, exceptions, m, &target, &field_ob.must_call)
+                        == Verdict::Guaranteed
+            });
+            if covered {
+                continue;
+            }
+            diags.push(report(program, ty.short_name(), f, field_ob, class_ob));
+        }
+        out.extend(finish(diags, ty.short_name()));
+    }
+}
+
+fn covers(spec: &CallsSpec, target: &Target, ob: &MustCallType) -> bool {
+    spec.target == *target && ob.is_covered_by(&spec.methods)
+}
+
+fn report(
+    program: &Program,
+    class: &str,
+    f: FieldId,
+    field_ob: &MustCallType,
+    class_ob: Option<&MustCallType>,
+) -> Keyed {
+    let field = program.get_field(f);
+    let name = field.map_or("?", |d| d.name.as_str());
+    let ty = field.map_or("?", |d| program.type_name(d.ty.ty));
+    let obl = preferred(program, &field_ob.must_call);
+    let span = field
+        .and_then(|d| d.span)
+        .unwrap_or(Span::new(FileId(0), 0, 0));
+    let (message, help) = match class_ob {
+        None => (
+            format!("`{class}` owns `{name}` but has no must-call method that disposes it"),
+            format!(
+                "implement `IDisposable` and dispose the field: `public void Dispose() => {name}?.{obl};`"
+            ),
+        ),
+        Some(ob) => (
+            format!(
+                "no must-call method of `{class}` disposes the owning field `{name}` (missing `{name}.{obl}` in `{}`)",
+                preferred(program, &ob.must_call)
+            ),
+            format!(
+                "call `{name}?.{obl};` in `{}` on every path (in `Dispose(bool disposing)` when `disposing` is true)",
+                preferred(program, &ob.must_call)
+            ),
+        ),
+    };
+    let mut d = Diagnostic::new(
+        RuleId::OwningFieldNotDisposed,
+        message,
+        Label {
+            span,
+            message: format!("`{name}` is an owning field of type `{ty}`"),
+        },
+    );
+    d.help = Some(help);
+    if let Some(field) = field {
+        let prov = field
+            .ownership
+            .provenance()
+            .cloned()
+            .unwrap_or(Provenance::Default);
+        d.facts
+            .push(SpecFact::new(format!("field `{name}` is `[Owning]`"), prov));
+    }
+    d.facts.push(SpecFact::new(
+        format!("`{ty}` must call {}", field_ob.must_call.display()),
+        field_ob.provenance.clone(),
+    ));
+    if let Some(ob) = class_ob {
+        d.facts.push(SpecFact::new(
+            format!("`{class}` must call {}", ob.must_call.display()),
+            ob.provenance.clone(),
+        ));
+    }
+    (d, name.to_string())
+}
+

@@ -1,0 +1,94 @@
+//! RLC0009 missing-creates-must-call-for (paper §5): a method other than a
+//! constructor that gives `this` a new obligation must say so with
+//! `[CreatesMustCallFor("this")]`, so that its callers dispose the object
+//! again: it stores a new value into a non-readonly owning field of `this`
+//! (assigning `null` creates nothing), or it calls such a method on `this`.
+
+use super::text::{callee_name, obligation_fact, preferred, type_of};
+use crate::consistency::Obligation;
+use crate::rules::{Diagnostic, Keyed, Label, SpecFact};
+use crate::facts::BodyFacts;
+use crate::ownership;
+use crate::program::{Provenance, Target};
+use crate::rules::RuleId;
+
+/// Stores into owning fields of `this` that create an obligation, one
+/// report per field.
+pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
+    let Some(method) = cx.method else {
+        return Vec::new();
+    };
+    if method.is_constructor()
+        || method.is_static
+        || method
+            .creates_must_call_for
+            .iter()
+            .any(|(t, _)| *t == Target::This)
+    {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (n, f) in ownership::new_owning_field_stores(cx.program, cx.types, cx.body, Some(&cx.reachable)) {
+        let Some(field) = cx.program.get_field(f) else {
+            continue;
+        };
+        let Some(field_ob) = cx.types.of_value(&field.ty) else {
+            continue;
+        };
+        let member = cx.member_name();
+        let mut d = Diagnostic::new(
+            RuleId::MissingCreatesMustCallFor,
+            format!(
+                "`{member}` assigns a new value to the owning field `{}` but is not marked \
+                 `[CreatesMustCallFor(\"this\")]`",
+                field.name
+            ),
+            Label {
+                span: cx.body.node(n).span,
+                message: format!("`{}` is reassigned here", field.name),
+            },
+        );
+        d = d.with_note(format!(
+            "after this method the object holds a new `{}`, so a `{}` call made before it no longer covers it",
+            cx.program.type_name(field.ty.ty),
+            preferred(cx.program, &field_ob.must_call)
+        ));
+        d.help = Some(format!(
+            "add `[CreatesMustCallFor(\"this\")]` to `{member}` so that its callers dispose the object again"
+        ));
+        let prov = field
+            .ownership
+            .provenance()
+            .cloned()
+            .unwrap_or(Provenance::Default);
+        d.facts.push(SpecFact::new(
+            format!("field `{}` is `[Owning]`", field.name),
+            prov,
+        ));
+        out.push((d, field.name.clone()));
+    }
+    out
+}
+
+/// A call of a `[CreatesMustCallFor("this")]` method on `this` in a method
+/// not marked so itself.
+pub(super) fn call_on_this(cx: &BodyFacts<'_>, ob: &Obligation) -> Keyed {
+    let m = callee_name(cx, ob.node).unwrap_or_else(|| "the call".into());
+    let member = cx.member_name();
+    let mut d = Diagnostic::new(
+        RuleId::MissingCreatesMustCallFor,
+        format!(
+            "`{member}` calls `{m}`, which creates a new obligation for `this`, but is not marked \
+             `[CreatesMustCallFor(\"this\")]`"
+        ),
+        Label {
+            span: cx.node_span(ob.node),
+            message: format!("`{m}` creates a new obligation for `this` here"),
+        },
+    );
+    d.help = Some(format!(
+        "add `[CreatesMustCallFor(\"this\")]` to `{member}` so that its callers dispose the object again"
+    ));
+    d.facts.push(obligation_fact(cx, ob, &type_of(cx, ob)));
+    (d, type_of(cx, ob))
+}

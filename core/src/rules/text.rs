@@ -1,0 +1,160 @@
+//! How findings name things: types, obligations, parameters, callees, and
+//! where a value was lost. Shared by the rules' messages.
+
+use crate::consistency::{Event, Loss, Obligation};
+use crate::facts::BodyFacts;
+use crate::ir::{Callee, NodeId, Stmt};
+use crate::program::{MethodDef, MethodKind, MustCall, Program, Provenance, Target};
+use crate::resource_alias::Alias;
+use crate::rules::{Label, SpecFact};
+use crate::span::{FileId, Span};
+
+/// The method to name in a message: the conventional disposal method first
+/// (`Dispose()` before its alternatives).
+pub fn preferred(program: &Program, mc: &MustCall) -> String {
+    let pick = program
+        .conventions
+        .disposal_methods
+        .iter()
+        .map(String::as_str)
+        .find(|m| mc.is_satisfied_by(m))
+        .or_else(|| mc.methods.first().map(String::as_str))
+        .unwrap_or("Dispose");
+    format!("{pick}()")
+}
+
+/// `` `Dispose()` or `Close()` ``.
+pub fn list(mc: &MustCall) -> String {
+    mc.methods
+        .iter()
+        .map(|m| format!("`{m}()`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+/// The resource's type as messages name it.
+pub fn type_of(cx: &BodyFacts<'_>, ob: &Obligation) -> String {
+    cx.program.type_name(ob.ty).to_string()
+}
+
+/// "`T` must call `Dispose()`", with the type that declared it when another.
+pub fn obligation_fact(cx: &BodyFacts<'_>, ob: &Obligation, ty: &str) -> SpecFact {
+    let mc = &ob.must_call;
+    let by = match mc.declared_by.and_then(|t| cx.program.get_ty(t)) {
+        Some(d) if d.short_name() != ty => format!(" (through `{}`)", d.short_name()),
+        _ => String::new(),
+    };
+    SpecFact::new(
+        format!("`{ty}` must call {}{by}", list(&mc.must_call)),
+        mc.provenance.clone(),
+    )
+}
+
+/// The callee named at a call node, if any.
+pub fn callee_name(cx: &BodyFacts<'_>, n: NodeId) -> Option<String> {
+    let Some(Stmt::Call(call)) = cx.body.nodes.get(n.index()).map(|n| &n.stmt) else {
+        return None;
+    };
+    match &call.callee {
+        Callee::Method(m) => cx
+            .program
+            .get_method(*m)
+            .map(|d| d.property.clone().unwrap_or_else(|| d.name.clone())),
+        Callee::Unresolved(name) => Some(name.clone()),
+        Callee::Delegate(v) => cx.var_name(*v).map(str::to_string),
+    }
+}
+
+/// The declaration of the analysed method's parameter `i`.
+pub fn param_span(cx: &BodyFacts<'_>, i: u32, ob: &Obligation) -> Span {
+    cx.method
+        .and_then(|m| m.params.get(i as usize))
+        .and_then(|p| p.span)
+        .or_else(|| {
+            ob.var
+                .and_then(|v| cx.body.vars.get(v.index()))
+                .map(|v| v.span)
+        })
+        .unwrap_or(cx.body.span)
+}
+
+pub fn param_name(cx: &BodyFacts<'_>, i: u32) -> String {
+    cx.method
+        .and_then(|m| m.params.get(i as usize))
+        .map_or_else(|| format!("#{i}"), |p| p.name.clone())
+}
+
+/// Where a parameter's spec came from.
+pub fn param_provenance(cx: &BodyFacts<'_>, i: u32) -> Provenance {
+    cx.method
+        .and_then(|m| m.params.get(i as usize))
+        .and_then(|p| p.ownership.provenance().cloned())
+        .unwrap_or(Provenance::Default)
+}
+
+/// The secondary label of a loss: the place to fix, as LeakPoint argues.
+pub fn loss_label(cx: &BodyFacts<'_>, event: &Event, obl: &str) -> Option<Label> {
+    let message = match &event.loss {
+        Loss::OutOfScope(v) => match cx.var_name(*v) {
+            Some(name) => format!("`{name}` goes out of scope here without `{obl}`"),
+            None => format!("the last reference goes out of scope here without `{obl}`"),
+        },
+        Loss::Overwritten(a) => match (a, cx.var_name(a.root())) {
+            (Alias::Var(_), None) => "the last reference is overwritten here".to_string(),
+            _ => format!(
+                "`{}` is overwritten here while it holds the last reference",
+                cx.alias_text(*a)
+            ),
+        },
+        Loss::Exit => match event.holder {
+            Some(h) => format!(
+                "`{}` is still undisposed when the method ends here",
+                cx.alias_text(h)
+            ),
+            None => format!("the method ends here without `{obl}`"),
+        },
+        Loss::Return {
+            value_is_alias: false,
+        } => format!("the method returns here without `{obl}`"),
+        Loss::Return {
+            value_is_alias: true,
+        } => {
+            if cx.method.is_some_and(|m| m.kind == MethodKind::Getter) {
+                "returned here, but a property getter does not pass ownership to its caller"
+                    .to_string()
+            } else {
+                format!(
+                    "returned here, but `{}` does not return ownership",
+                    cx.member_name()
+                )
+            }
+        }
+        Loss::ExceptionalExit => {
+            format!("an exception thrown here leaves the method without `{obl}`")
+        }
+        Loss::Discarded | Loss::UnownedCollection => return None,
+    };
+    Some(Label {
+        span: cx.node_span(event.at),
+        message,
+    })
+}
+
+/// The span of a method's name, for class-level findings about it.
+pub fn method_span(method: &MethodDef) -> Span {
+    method.span.unwrap_or(Span::new(FileId(0), 0, 0))
+}
+
+/// How a `[Calls]`/`[CreatesMustCallFor]` target reads: `this`, a field, a parameter.
+pub fn target_text(program: &Program, method: &MethodDef, target: &Target) -> String {
+    match target {
+        Target::This => "this".into(),
+        Target::Field(f) => program
+            .get_field(*f)
+            .map_or_else(|| "?".into(), |d| d.name.clone()),
+        Target::Param(i) => method
+            .params
+            .get(*i as usize)
+            .map_or_else(|| format!("#{i}"), |p| p.name.clone()),
+    }
+}

@@ -1,0 +1,251 @@
+//! The summaries Algorithm 1 consults (`crate::facts::Summaries`,
+//! `crate::facts::BodySummaries`), computed before a body is checked, with the
+//! verifier:
+//!
+//! - element-wise disposal loops: a loop whose body reads an element
+//!   (`Element { dst, collection }`) and disposes `dst` on every path before
+//!   the next element disposes the collection's elements;
+//! - `c.ForEach(x => x.Dispose())` (or `ForEach(c, ..)`) with a lambda that
+//!   disposes its parameter on every path;
+//! - closures (lambdas, local functions) that dispose a captured variable on
+//!   every normal path of their body;
+//! - owning collection fields: collections that a must-call method of the
+//!   class (or a method of the class it calls on `this`, like `Dispose(bool)`)
+//!   disposes element-wise.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::cfg;
+use crate::consistency::{Verdict, verify};
+use crate::facts::{BodyFacts, BodySummaries, ProgramFacts, Summaries};
+use crate::ir::{Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::options::ExceptionModel;
+use crate::program::{FieldId, MustCall};
+use crate::resource_alias::Alias;
+
+/// The program-wide summaries.
+pub fn program(pf: &ProgramFacts<'_>, exceptions: ExceptionModel) -> Summaries {
+    Summaries {
+        owning_collections: owning_collection_fields(pf, exceptions),
+    }
+}
+
+/// The summaries of one body.
+pub fn body(facts: &BodyFacts<'_>, exceptions: ExceptionModel) -> BodySummaries {
+    let mut out = BodySummaries::default();
+    let mut stores_elements = false;
+    for (i, node) in facts.body.nodes.iter().enumerate() {
+        match &node.stmt {
+            Stmt::StoreElement { .. } => stores_elements = true,
+            Stmt::Call(call) => {
+                stores_elements |= adds_element(facts, call);
+                if let Some(c) = foreach_collection(facts, exceptions, call) {
+                    out.foreach_disposals.insert(NodeId(i as u32), c);
+                }
+            }
+            Stmt::Closure { body, captures, .. } => {
+                for &q in captures {
+                    if closure_disposes_captured(facts, exceptions, *body, q) {
+                        out.closure_disposals.insert((*body, q));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Only element obligations look for disposal loops.
+    if stores_elements {
+        out.element_loops = element_disposal_loops(facts, exceptions);
+    }
+    out
+}
+
+/// Whether `call` stores an argument into its receiver collection.
+fn adds_element(facts: &BodyFacts<'_>, call: &Call) -> bool {
+    let Callee::Method(m) = &call.callee else {
+        return false;
+    };
+    facts
+        .program
+        .get_method(*m)
+        .is_some_and(|md| md.params.iter().any(|p| p.collection_element))
+}
+
+/// The disposal methods to look for on a value of this variable's type.
+fn disposal_of(facts: &BodyFacts<'_>, var: VarId) -> MustCall {
+    facts.var_obligation(var).map_or_else(
+        || MustCall::of(facts.program.conventions.disposal_methods.iter().cloned()),
+        |o| o.must_call.clone(),
+    )
+}
+
+/// The collection a disposing `ForEach` call disposes element-wise.
+fn foreach_collection(
+    facts: &BodyFacts<'_>,
+    exceptions: ExceptionModel,
+    call: &Call,
+) -> Option<VarId> {
+    if call.callee_name(facts.program)? != "ForEach" {
+        return None;
+    }
+    let vars: Vec<VarId> = call
+        .receiver
+        .into_iter()
+        .chain(call.args.iter().filter_map(|a| a.value.var()))
+        .collect();
+    let lambda = vars.iter().find_map(|v| match facts.single_def(*v) {
+        Some(Stmt::Closure { body, .. }) => Some((*v, *body)),
+        _ => None,
+    })?;
+    let collection = vars.iter().copied().find(|v| *v != lambda.0)?;
+    let pf = facts.program_facts();
+    let inner = pf.body_facts(lambda.1, &[])?;
+    let param = inner.body.param_var(0)?;
+    let must_call = disposal_of(&inner, param);
+    let seed = [(inner.body.entry, Alias::Var(param))];
+    let disposes = verify(&inner, exceptions, &seed, &must_call) == Verdict::Guaranteed;
+    disposes.then_some(collection)
+}
+
+/// Loop headers of the body, each with the collections its loop disposes
+/// element-wise.
+fn element_disposal_loops(
+    facts: &BodyFacts<'_>,
+    exceptions: ExceptionModel,
+) -> FxHashMap<NodeId, Vec<VarId>> {
+    let mut out: FxHashMap<NodeId, Vec<VarId>> = FxHashMap::default();
+    let body = facts.body;
+    if !body
+        .nodes
+        .iter()
+        .any(|n| matches!(n.stmt, Stmt::Element { .. }))
+    {
+        return out;
+    }
+    for lp in cfg::natural_loops(body) {
+        for &m in &lp.nodes {
+            let Stmt::Element { dst, collection } = &body.node(m).stmt else {
+                continue;
+            };
+            let seeds: Vec<(NodeId, Alias)> = body
+                .node(m)
+                .succ
+                .targets()
+                .map(|t| (t, Alias::Var(*dst)))
+                .collect();
+            if verify(facts, exceptions, &seeds, &disposal_of(facts, *dst)) == Verdict::Guaranteed {
+                out.entry(lp.header).or_default().push(*collection);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the lambda or local function `closure` disposes the enclosing
+/// body's `var` (captured by name) on every normal path.
+fn closure_disposes_captured(
+    facts: &BodyFacts<'_>,
+    exceptions: ExceptionModel,
+    closure: crate::ir::BodyId,
+    var: VarId,
+) -> bool {
+    let Some(outer) = facts.body.vars.get(var.index()) else {
+        return false;
+    };
+    let pf = facts.program_facts();
+    let Some(inner) = pf.body_facts(closure, &[]) else {
+        return false;
+    };
+    let Some(captured) = inner
+        .body
+        .vars
+        .iter()
+        .position(|v| v.kind == VarKind::Captured && v.name == outer.name)
+    else {
+        return false;
+    };
+    let must_call = disposal_of(facts, var);
+    let seed = [(inner.body.entry, Alias::Var(VarId(captured as u32)))];
+    verify(&inner, exceptions, &seed, &must_call) == Verdict::Guaranteed
+}
+
+/// The field of `this` a variable was loaded from (through copies).
+fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
+    let mut v = var;
+    for _ in 0..16 {
+        match facts.single_def(v)? {
+            Stmt::Copy {
+                src: Operand::Var(s),
+                ..
+            } => v = *s,
+            Stmt::Load {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                ..
+            } if Some(*b) == facts.this => return Some(*f),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Fields whose elements the class disposes: collections that a must-call
+/// method of the class (or a method of the class it calls on `this`, like
+/// `Dispose(bool)` or `DisposeAsyncCore()`) disposes element-wise.
+fn owning_collection_fields(
+    pf: &ProgramFacts<'_>,
+    exceptions: ExceptionModel,
+) -> FxHashSet<FieldId> {
+    let program = pf.program;
+    let mut out = FxHashSet::default();
+    let mut work = Vec::new();
+    let mut seen = FxHashSet::default();
+    for (id, body) in pf.bodies.enumerate() {
+        let Some(m) = body.method.and_then(|m| program.get_method(m)) else {
+            continue;
+        };
+        let disposal = pf
+            .types
+            .of_type(m.owner)
+            .is_some_and(|o| o.must_call.is_satisfied_by(&m.name));
+        if disposal && seen.insert(id) {
+            work.push(id);
+        }
+    }
+    while let Some(id) = work.pop() {
+        let Some(facts) = pf.body_facts(id, &[]) else {
+            continue;
+        };
+        let has_collections = facts
+            .body
+            .nodes
+            .iter()
+            .any(|n| matches!(&n.stmt, Stmt::Element { .. } | Stmt::Call(_)));
+        if !has_collections {
+            continue;
+        }
+        for c in element_disposal_loops(&facts, exceptions)
+            .values()
+            .flatten()
+        {
+            out.extend(field_of_this(&facts, *c));
+        }
+        for node in &facts.body.nodes {
+            let Stmt::Call(call) = &node.stmt else {
+                continue;
+            };
+            if let Some(c) = foreach_collection(&facts, exceptions, call) {
+                out.extend(field_of_this(&facts, c));
+            }
+            // Helpers the disposal method calls on `this`.
+            if let (Callee::Method(m), Some(r)) = (&call.callee, call.receiver)
+                && Some(r) == facts.this
+                && let Some(b) = pf.body_of(*m)
+                && seen.insert(b)
+            {
+                work.push(b);
+            }
+        }
+    }
+    out
+}

@@ -50,10 +50,13 @@ pub enum SpecAttr {
     /// Library model only: the parameter is stored as an element of the receiver
     /// collection (`List<T>.Add(item)`).
     CollectionElement,
+    /// Library model only: `[StoredAs("Item1")]`, the result keeps the argument
+    /// as its member of that name without owning it (`Tuple.Create`).
+    StoredAs,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 10] = [
+    pub const ALL: [SpecAttr; 11] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -64,6 +67,7 @@ impl SpecAttr {
         SpecAttr::HandlesResourceDisposal,
         SpecAttr::OwnsIf,
         SpecAttr::CollectionElement,
+        SpecAttr::StoredAs,
     ];
 
     /// The attribute's simple name, without the `Attribute` suffix.
@@ -79,6 +83,7 @@ impl SpecAttr {
             SpecAttr::HandlesResourceDisposal => "HandlesResourceDisposal",
             SpecAttr::OwnsIf => "OwnsIf",
             SpecAttr::CollectionElement => "CollectionElement",
+            SpecAttr::StoredAs => "StoredAs",
         }
     }
 
@@ -92,7 +97,10 @@ impl SpecAttr {
 
     /// Attributes that only the library model may use.
     pub fn is_model_only(self) -> bool {
-        matches!(self, SpecAttr::OwnsIf | SpecAttr::CollectionElement)
+        matches!(
+            self,
+            SpecAttr::OwnsIf | SpecAttr::CollectionElement | SpecAttr::StoredAs
+        )
     }
 }
 

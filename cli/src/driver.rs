@@ -131,10 +131,10 @@ pub fn run_observed(
     after("discovery");
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
-    let loaded = load(&project_specs(&workspace), &library);
+    let mut loaded = load(&project_specs(&workspace), &library);
     after("index");
     let t = Instant::now();
-    let lowered = lower_all(&loaded.index);
+    let lowered = lower_all(&mut loaded.index);
     let lower = t.elapsed();
     after("resolve + lower");
     let t = Instant::now();

@@ -165,7 +165,7 @@ mod tests {
 
     #[test]
     fn unknown_rules_suggest_close_ones() {
-        let err = find("RLC0010").expect_err("unknown");
+        let err = find("RLC0071").expect_err("unknown");
         assert!(err.suggestions.iter().any(|r| r.code == "RLC0001"), "{err}");
         let err = find("resource-leek").expect_err("unknown");
         assert_eq!(err.suggestions.first().map(|r| r.code), Some("RLC0001"));

@@ -1,4 +1,5 @@
-//! Graph helpers over a body's CFG: reachability and natural loops.
+//! Graph helpers over a body's CFG: reachability, dominance of the exit, and
+//! natural loops.
 
 use crate::ir::{Body, NodeId};
 
@@ -13,6 +14,43 @@ pub fn reachable(body: &Body) -> Vec<bool> {
         stack.extend(body.successors(n).filter(|s| !seen[s.index()]));
     }
     seen
+}
+
+/// Whether `node` is reachable from the entry when the edges `cut(from, to)`
+/// are removed (normal and exceptional edges otherwise).
+pub fn reachable_without(body: &Body, node: NodeId, cut: impl Fn(NodeId, NodeId) -> bool) -> bool {
+    let mut seen = vec![false; body.nodes.len()];
+    let mut stack = vec![body.entry];
+    while let Some(n) = stack.pop() {
+        if n == node {
+            return true;
+        }
+        if std::mem::replace(&mut seen[n.index()], true) {
+            continue;
+        }
+        stack.extend(
+            body.successors(n)
+                .filter(|s| !seen[s.index()] && !cut(n, *s)),
+        );
+    }
+    false
+}
+
+/// Whether every normal path from the entry to the normal exit passes `node`
+/// (it dominates the exit over normal edges).
+pub fn on_every_path(body: &Body, node: NodeId) -> bool {
+    let mut seen = vec![false; body.nodes.len()];
+    let mut stack = vec![body.entry];
+    while let Some(n) = stack.pop() {
+        if n == node || std::mem::replace(&mut seen[n.index()], true) {
+            continue;
+        }
+        if n == body.exit {
+            return false;
+        }
+        stack.extend(body.node(n).succ.targets().filter(|s| !seen[s.index()]));
+    }
+    true
 }
 
 /// A natural loop: its header and every node of its body (header included).

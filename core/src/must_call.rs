@@ -25,6 +25,10 @@ pub struct MustCallType {
     /// from a `[return: MustCall(..)]` of a method.
     pub declared_by: Option<TypeId>,
     pub provenance: Provenance,
+    /// Every type it comes from releases nothing on disposal, as inference
+    /// found (`TypeDef::releases_nothing`): the type with the verdict and
+    /// where it came from. A leak of it is harmless today.
+    pub releases_nothing: Option<(TypeId, Provenance)>,
 }
 
 impl MustCallType {
@@ -136,18 +140,20 @@ impl MustCallTypes {
         alts.dedup();
         let id = TypeId(t as u32);
         let stated = if let Some((mc, prov)) = &def.must_call {
-            Some((mc.methods.clone(), Some(id), prov.clone()))
+            Some((mc.methods.clone(), Some(id), prov.clone(), None))
         } else if program.well_known.disposable == Some(id) {
             Some((
                 vec![program.conventions.dispose.clone()],
                 Some(id),
                 Provenance::Default,
+                None,
             ))
         } else if program.well_known.async_disposable == Some(id) {
             Some((
                 vec![program.conventions.dispose_async.clone()],
                 Some(id),
                 Provenance::Default,
+                None,
             ))
         } else {
             None
@@ -157,24 +163,37 @@ impl MustCallTypes {
             None => {
                 let mut methods = Vec::new();
                 let mut first: Option<&MustCallType> = None;
+                // Weak only when every supertype with an obligation is.
+                let mut weak = true;
                 for &s in &supers {
                     if let Some(o) = &self.of[s] {
                         methods.extend(o.must_call.methods.iter().cloned());
                         first = first.or(Some(o));
+                        weak &= o.releases_nothing.is_some();
                     }
                 }
-                first.map(|o| (methods, o.declared_by, o.provenance.clone()))
+                first.map(|o| {
+                    let inherited = o.releases_nothing.clone().filter(|_| weak);
+                    (methods, o.declared_by, o.provenance.clone(), inherited)
+                })
             }
         };
-        let new = base.and_then(|(methods, declared_by, provenance)| {
+        let new = base.and_then(|(methods, declared_by, provenance, inherited)| {
             (!methods.is_empty()).then(|| MustCallType {
                 must_call: MustCall::of(methods.into_iter().chain(alts.iter().cloned())),
                 declared_by,
                 provenance,
+                releases_nothing: def
+                    .releases_nothing
+                    .clone()
+                    .map(|prov| (id, prov))
+                    .or(inherited),
             })
         });
-        let changed = new.as_ref().map(|o| &o.must_call)
-            != self.of[t].as_ref().map(|o| &o.must_call)
+        let changed = new.as_ref().map(|o| (&o.must_call, &o.releases_nothing))
+            != self.of[t]
+                .as_ref()
+                .map(|o| (&o.must_call, &o.releases_nothing))
             || alts != alternatives[t];
         self.of[t] = new;
         alternatives[t] = alts;
@@ -214,6 +233,7 @@ impl MustCallTypes {
                 must_call: mc.clone(),
                 declared_by: None,
                 provenance: prov.clone(),
+                releases_nothing: None,
             }));
         }
         let ty = match call.kind {
@@ -289,6 +309,25 @@ mod tests {
             t.of_type(socket).map(|o| &o.provenance),
             Some(&Provenance::Config)
         );
+    }
+
+    #[test]
+    fn releasing_nothing_is_inherited_only_when_every_source_releases_nothing() {
+        let mut p = program();
+        let disp = ty(&mut p, "System.IDisposable", &[]);
+        p.well_known.disposable = Some(disp);
+        let scope = ty(&mut p, "App.Scope", &[disp]);
+        p.types[scope.index()].releases_nothing = Some(Provenance::Default);
+        let sub = ty(&mut p, "App.SubScope", &[scope]);
+        let real = ty(&mut p, "App.Real", &[disp]);
+        let both = ty(&mut p, "App.Both", &[scope, real]);
+        let t = MustCallTypes::compute(&p);
+        let weak = |id| t.of_type(id).map(|o| o.releases_nothing.is_some());
+        assert_eq!(weak(scope), Some(true));
+        assert_eq!(weak(sub), Some(true));
+        assert_eq!(weak(real), Some(false));
+        assert_eq!(weak(both), Some(false));
+        assert_eq!(methods(&t, sub), ["Dispose"]);
     }
 
     #[test]

@@ -9,9 +9,15 @@
 //! never takes ownership of an argument, but its result is owning like any
 //! unannotated return, so an unknown library is handled soundly.
 
-use crate::ir::{Body, BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt};
+use crate::cfg;
+use crate::ir::{
+    Bodies, Body, BodyKind, Call, CallKind, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ,
+    VarId, VarKind,
+};
 use crate::must_call::MustCallTypes;
-use crate::program::{FieldId, MethodDef, MethodKind, ParamDef, ParamMode, Program};
+use crate::program::{
+    FieldId, MethodDef, MethodKind, OwnershipCondition, ParamDef, ParamMode, Program,
+};
 
 /// Whether returning a value from `body` hands its obligation to the caller.
 /// Constructors return nothing; getters and `[return: NotOwning]` methods do not
@@ -141,9 +147,211 @@ pub fn new_owning_field_stores(
             Some(r) => r,
             None => computed.get_or_insert_with(|| crate::cfg::reachable(body)),
         };
-        if !known_free && reach.get(i).copied().unwrap_or(false) {
-            out.push((NodeId(i as u32), *f));
+        let n = NodeId(i as u32);
+        if !known_free
+            && reach.get(i).copied().unwrap_or(false)
+            && !lazily_initialized(body, this, *f, n)
+        {
+            out.push((n, *f));
         }
     }
     out
+}
+
+/// Whether the store `n` into `this.f` runs only where `this.f` was just seen
+/// to be `null` (`f ??= new T()`, `if (f == null) f = new T()`): a lazy
+/// initialisation fills the object's own slot once instead of replacing a
+/// value, so the object's existing obligation covers it.
+fn lazily_initialized(body: &Body, this: VarId, f: FieldId, n: NodeId) -> bool {
+    let loaded: Vec<VarId> = body
+        .nodes
+        .iter()
+        .filter_map(|node| match &node.stmt {
+            Stmt::Load {
+                dst,
+                base: Some(b),
+                field: FieldRef::Known(g),
+            } if *b == this && *g == f => Some(*dst),
+            _ => None,
+        })
+        .collect();
+    if loaded.is_empty() {
+        return false;
+    }
+    let null_edge = |from: NodeId, to: NodeId| match &body.node(from).succ {
+        Succ::Branch {
+            cond: Cond::IsNull(v),
+            if_true,
+            ..
+        } => *if_true == to && loaded.contains(v),
+        _ => false,
+    };
+    !cfg::reachable_without(body, n, null_edge)
+}
+
+/// The `leaveOpen` idiom in the program's own classes: a constructor stores a
+/// `bool` parameter in a field, and a method of the class disposes another
+/// field only under one value of it (`if (!this.leaveOpen) this.stream.Dispose()`).
+/// The constructor's ownership then holds only for that value (as `[OwnsIf]`
+/// states for the library), and the field is the object's ownership flag. A
+/// fact the code states, derived the same way for checking and inference.
+pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
+    let mut found: Vec<(crate::program::MethodId, u32, FieldId, bool)> = Vec::new();
+    for body in bodies.iter() {
+        let Some(m) = body.method else { continue };
+        let Some(md) = program.get_method(m) else {
+            continue;
+        };
+        let Some(this) = body.this_var() else {
+            continue;
+        };
+        if !md.is_constructor() || md.ownership_condition.is_some() {
+            continue;
+        }
+        // `this.f = param`: the fields this constructor fills from its arguments.
+        let from_params: Vec<(FieldId, u32)> = body
+            .nodes
+            .iter()
+            .filter_map(|node| match &node.stmt {
+                Stmt::Store {
+                    base: Some(b),
+                    field: FieldRef::Known(f),
+                    src: Operand::Var(v),
+                } if *b == this => match body.var(*v).kind {
+                    VarKind::Param(q) if program.get_field(*f).is_some_and(|f| !f.is_static) => {
+                        Some((*f, q))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        for &(g, q) in &from_params {
+            // The flag must govern a value the constructor was given.
+            let given: Vec<FieldId> = from_params
+                .iter()
+                .filter(|(f, p)| *f != g && *p != q)
+                .map(|(f, _)| *f)
+                .collect();
+            let owner = program.field(g).owner;
+            let guarded = bodies.iter().find_map(|d| {
+                let dm = program.get_method(d.method?)?;
+                (dm.owner == owner && !dm.is_constructor() && !dm.is_static)
+                    .then(|| owned_when(program, d, g, &given))
+                    .flatten()
+            });
+            if let Some(owned) = guarded {
+                found.push((m, q, g, owned));
+            }
+        }
+    }
+    for (m, q, g, owned) in found {
+        let md = &mut program.methods[m.index()];
+        if md.ownership_condition.is_some() {
+            continue;
+        }
+        let default = match md.params.get(q as usize).and_then(|p| p.default.as_ref()) {
+            Some(crate::program::Const::Bool(b)) => Some(*b),
+            _ => None,
+        };
+        md.ownership_condition = Some(OwnershipCondition {
+            param: q,
+            holds_when: owned,
+            default,
+        });
+        program.fields[g.index()].ownership_flag = Some(owned);
+    }
+}
+
+/// The value of `this.g` under which `body` disposes the fields `given`,
+/// when it does so only under that value.
+fn owned_when(program: &Program, body: &Body, g: FieldId, given: &[FieldId]) -> Option<bool> {
+    let this = body.this_var()?;
+    let loaded_from = |v: VarId| {
+        body.nodes.iter().find_map(|node| match &node.stmt {
+            Stmt::Load {
+                dst,
+                base: Some(b),
+                field: FieldRef::Known(f),
+            } if *dst == v && *b == this => Some(*f),
+            _ => None,
+        })
+    };
+    let flags: Vec<VarId> = body
+        .nodes
+        .iter()
+        .filter_map(|node| match &node.succ {
+            Succ::Branch {
+                cond: Cond::Bool(t),
+                ..
+            } if loaded_from(*t) == Some(g) => Some(*t),
+            _ => None,
+        })
+        .collect();
+    if flags.is_empty() {
+        return None;
+    }
+    let disposals = body
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, node)| match &node.stmt {
+            Stmt::Call(call)
+                if call
+                    .callee_name(program)
+                    .is_some_and(|n| program.conventions.is_disposal_method(n))
+                    && call
+                        .receiver
+                        .and_then(loaded_from)
+                        .is_some_and(|f| given.contains(&f)) =>
+            {
+                Some(NodeId(i as u32))
+            }
+            _ => None,
+        });
+    let mut owned = None;
+    for n in disposals {
+        // Cut the edges taken when the flag is `value`: if the disposal is then
+        // unreachable, it runs only while the flag is `value`.
+        let only_when = [false, true].into_iter().find(|&value| {
+            let cut = |from: NodeId, to: NodeId| match &body.node(from).succ {
+                Succ::Branch {
+                    cond: Cond::Bool(t),
+                    if_true,
+                    if_false,
+                } if flags.contains(t) => to == if value { *if_true } else { *if_false },
+                _ => false,
+            };
+            !cfg::reachable_without(body, n, cut)
+        });
+        match (owned, only_when) {
+            // Disposed whatever the flag says: not this disposal's business.
+            (_, None) => {}
+            (Some(o), Some(v)) if o != v => return None,
+            (_, Some(v)) => owned = Some(v),
+        }
+    }
+    owned
+}
+
+/// The loads of `this`'s ownership flags in `body`, each with the value under
+/// which the object owns.
+pub fn flag_loads(program: &Program, body: &Body) -> Vec<(VarId, bool)> {
+    let Some(this) = body.this_var() else {
+        return Vec::new();
+    };
+    body.nodes
+        .iter()
+        .filter_map(|node| match &node.stmt {
+            Stmt::Load {
+                dst,
+                base: Some(b),
+                field: FieldRef::Known(f),
+            } if *b == this => program
+                .get_field(*f)
+                .and_then(|fd| fd.ownership_flag)
+                .map(|owned| (*dst, owned)),
+            _ => None,
+        })
+        .collect()
 }

@@ -114,6 +114,11 @@ pub struct TypeDef {
     /// A handle to an unmanaged resource (`IntPtr`, `SafeHandle`, ...): a field
     /// of this type means the class owns something to release.
     pub is_native_handle: bool,
+    /// Inference found that its disposal releases nothing (rule
+    /// `no-obligation`). Unlike a written `[MustCall]` with no method, this
+    /// keeps the obligation: leaks of such values are reported apart
+    /// (RLC0010) until a person accepts the proposed spec.
+    pub releases_nothing: Option<Provenance>,
     /// The declaration's name (first part, for partial types).
     pub span: Option<Span>,
     /// Every span of the declaration (all parts of a partial type).
@@ -137,6 +142,7 @@ impl TypeDef {
             is_static: false,
             has_finalizer: false,
             is_native_handle: false,
+            releases_nothing: None,
             span: None,
             decl_spans: Vec::new(),
         }
@@ -233,6 +239,11 @@ pub struct ParamDef {
     pub must_call_alias: Option<Provenance>,
     /// Adding this argument to the receiver collection (`List<T>.Add(item)`).
     pub collection_element: bool,
+    /// The library model's `[StoredAs("Item1")]`: the result keeps the argument
+    /// as its member of this name (`Tuple.Create`, `KeyValuePair`), without
+    /// owning it. Source constructors get the same fact from their bodies
+    /// (`crate::summarize`).
+    pub stored_as: Option<String>,
     pub default: Option<Const>,
     pub span: Option<Span>,
 }
@@ -247,6 +258,7 @@ impl ParamDef {
             ownership: Ownership::Default,
             must_call_alias: None,
             collection_element: false,
+            stored_as: None,
             default: None,
             span: None,
         }
@@ -379,6 +391,11 @@ pub struct FieldDef {
     pub is_static: bool,
     /// The storage of an auto-property (`{ get; }` is readonly, `{ get; set; }` not).
     pub is_auto_property: bool,
+    /// A `bool` field that keeps a constructor's ownership condition
+    /// (`this.leaveOpen = leaveOpen`): the object owns what that constructor's
+    /// `[Owning]`/`[MustCallAlias]` parameters gave it only while the field is
+    /// this value, and its disposal methods are read under that assumption.
+    pub ownership_flag: Option<bool>,
     pub span: Option<Span>,
 }
 
@@ -393,6 +410,7 @@ impl FieldDef {
             is_readonly: false,
             is_static: false,
             is_auto_property: false,
+            ownership_flag: None,
             span: None,
         }
     }

@@ -81,6 +81,8 @@ infer_rules! {
         "the method disposes this field and does not reassign it afterwards";
     OwningField, "owning-field",
         "a method of the class disposes the field ([Calls])";
+    OwningFieldCreated, "owning-field-created",
+        "the class stores a resource it created in the field, so the object holds it";
     MustCallClass, "must-call-class",
         "this method disposes all the class's owning fields";
     MustCallAliasConstructor, "must-call-alias-constructor",
@@ -93,6 +95,8 @@ infer_rules! {
         "the constructor stores the parameter into an owning field";
     NotOwningGetter, "not-owning-getter",
         "the method returns an owning field of its class";
+    OwningGetter, "owning-getter",
+        "the getter returns a new resource on every path, so each read gives the caller a new object";
     BorrowedReturn, "borrowed-return",
         "the method only returns values it does not own (fields, elements, not-owning results)";
     NoObligation, "no-obligation",

@@ -204,10 +204,13 @@ pub struct BoolValues {
     slot: FxHashMap<VarId, usize>,
     /// The state before each node; `None` for nodes not reached.
     before: Vec<Option<Box<[Option<bool>]>>>,
+    /// Seeded variables defined by a load: the value each load gives them.
+    loaded: FxHashMap<VarId, bool>,
 }
 
 impl BoolValues {
-    /// `seeds`: variables with a known value at entry (`disposing == true`).
+    /// `seeds`: variables with a known value at entry (`disposing == true`)
+    /// and wherever a load defines them (an ownership flag field read).
     pub fn compute(program: &Program, body: &Body, seeds: &[(VarId, bool)]) -> BoolValues {
         let mut wanted: Vec<VarId> = seeds.iter().map(|(v, _)| *v).collect();
         for node in &body.nodes {
@@ -259,6 +262,7 @@ impl BoolValues {
         let mut values = BoolValues {
             slot,
             before: vec![None; body.nodes.len()],
+            loaded: seeds.iter().copied().collect(),
         };
         let mut entry: Box<[Option<bool>]> = vec![None; wanted.len()].into_boxed_slice();
         for (v, b) in seeds {
@@ -319,6 +323,11 @@ impl BoolValues {
                         Operand::Var(s) => self.slot.get(s).and_then(|&j| state[j]),
                         _ => None,
                     };
+                }
+            }
+            Stmt::Load { dst, .. } if self.loaded.contains_key(dst) => {
+                if let Some(&i) = self.slot.get(dst) {
+                    out[i] = self.loaded.get(dst).copied();
                 }
             }
             Stmt::Opaque { dst, .. } | Stmt::Load { dst, .. } | Stmt::Element { dst, .. } => {

@@ -11,23 +11,154 @@
 //!   every normal path of their body;
 //! - owning collection fields: collections that a must-call method of the
 //!   class (or a method of the class it calls on `this`, like `Dispose(bool)`)
-//!   disposes element-wise.
+//!   disposes element-wise;
+//! - containers: constructors that keep a parameter in a non-owning field on
+//!   every path (`new Pair<T>(a, b)`), factories returning such a container
+//!   built from their parameters (`Pair.Create(a, b)`), and the library's
+//!   `[StoredAs]` (`Tuple.Create`).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfg;
 use crate::consistency::{Verdict, verify};
-use crate::facts::{BodyFacts, BodySummaries, ProgramFacts, Summaries};
+use crate::facts::{BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries};
 use crate::ir::{Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
-use crate::program::{FieldId, MustCall};
+use crate::program::{FieldId, MethodDef, MethodId, MustCall};
 use crate::resource_alias::Alias;
 
 /// The program-wide summaries.
 pub fn program(pf: &ProgramFacts<'_>, exceptions: ExceptionModel) -> Summaries {
     Summaries {
         owning_collections: owning_collection_fields(pf, exceptions),
+        stored_args: stored_args(pf),
     }
+}
+
+/// Which arguments each method's result keeps as a member (see
+/// [`Summaries::stored_args`]).
+fn stored_args(pf: &ProgramFacts<'_>) -> FxHashMap<(MethodId, u32), StoredAs> {
+    let program = pf.program;
+    let mut out = FxHashMap::default();
+    for (i, m) in program.methods.iter().enumerate() {
+        for (p, pd) in m.params.iter().enumerate() {
+            if let Some(name) = &pd.stored_as {
+                out.insert(
+                    (MethodId(i as u32), p as u32),
+                    StoredAs::Member(name.clone()),
+                );
+            }
+        }
+    }
+    // Constructors: `this.f = p` on every path, `f` not owning and `p` never
+    // reassigned, so the field holds exactly the caller's argument.
+    for body in pf.bodies.iter() {
+        let (Some(m), Some(this)) = (body.method, body.this_var()) else {
+            continue;
+        };
+        if !program.get_method(m).is_some_and(MethodDef::is_constructor) {
+            continue;
+        }
+        let defs = Definitions::of(body);
+        for (n, node) in body.nodes.iter().enumerate() {
+            let Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                src: Operand::Var(v),
+            } = &node.stmt
+            else {
+                continue;
+            };
+            let VarKind::Param(p) = body.var(*v).kind else {
+                continue;
+            };
+            let plain_field = program
+                .get_field(*f)
+                .is_some_and(|d| !d.is_owning() && !d.is_static);
+            if *b == this
+                && plain_field
+                && defs.all(*v).is_empty()
+                && cfg::on_every_path(body, NodeId(n as u32))
+            {
+                out.insert((m, p), StoredAs::Field(*f));
+            }
+        }
+    }
+    // Factories: every return is a container call whose kept arguments are
+    // the factory's parameters. A few rounds reach factories of factories.
+    for _ in 0..3 {
+        let mut found = Vec::new();
+        for body in pf.bodies.iter() {
+            let Some(m) = body.method else { continue };
+            if program.get_method(m).is_none_or(MethodDef::is_constructor) {
+                continue;
+            }
+            let defs = Definitions::of(body);
+            let mut kept: Option<Vec<(u32, StoredAs)>> = None;
+            for node in &body.nodes {
+                let Stmt::Return(Some(Operand::Var(r))) = &node.stmt else {
+                    continue;
+                };
+                let here = returned_container(body, &defs, &out, *r);
+                kept = Some(match kept {
+                    None => here,
+                    Some(k) => k.into_iter().filter(|e| here.contains(e)).collect(),
+                });
+            }
+            for (p, s) in kept.unwrap_or_default() {
+                if !out.contains_key(&(m, p)) {
+                    found.push(((m, p), s));
+                }
+            }
+        }
+        if found.is_empty() {
+            break;
+        }
+        out.extend(found);
+    }
+    out
+}
+
+/// The parameters of `body` that the container returned in `r` keeps, with
+/// their members: `r` comes (through copies) from one call whose kept
+/// arguments are parameters never reassigned.
+fn returned_container(
+    body: &crate::ir::Body,
+    defs: &Definitions,
+    stored: &FxHashMap<(MethodId, u32), StoredAs>,
+    r: VarId,
+) -> Vec<(u32, StoredAs)> {
+    let mut v = r;
+    for _ in 0..16 {
+        let &[n] = defs.all(v) else {
+            return Vec::new();
+        };
+        match &body.node(n).stmt {
+            Stmt::Copy {
+                src: Operand::Var(s),
+                ..
+            } => v = *s,
+            Stmt::Call(call) => {
+                let Callee::Method(callee) = &call.callee else {
+                    return Vec::new();
+                };
+                return call
+                    .args
+                    .iter()
+                    .filter_map(|a| {
+                        let s = stored.get(&(*callee, a.param?))?;
+                        let pv = a.value.var()?;
+                        let VarKind::Param(p) = body.var(pv).kind else {
+                            return None;
+                        };
+                        defs.all(pv).is_empty().then(|| (p, s.clone()))
+                    })
+                    .collect();
+            }
+            _ => return Vec::new(),
+        }
+    }
+    Vec::new()
 }
 
 /// The summaries of one body.

@@ -6,8 +6,8 @@ fn main() {
         sources: vec![path],
         ..Default::default()
     };
-    let loaded = rlc_csharp::load::load(&[spec], &rlc_csharp::load::embedded_library());
-    let lowered = rlc_csharp::load::lower_all(&loaded.index);
+    let mut loaded = rlc_csharp::load::load(&[spec], &rlc_csharp::load::embedded_library());
+    let lowered = rlc_csharp::load::lower_all(&mut loaded.index);
     for b in &lowered.bodies {
         if filter.as_ref().is_none_or(|f| b.name.contains(f.as_str())) {
             println!("{}", b.dump(Some(&loaded.index.program)));

@@ -328,7 +328,14 @@ pub struct InternalError {
 
 /// Resolves and lowers every body of every source type (and top-level statements),
 /// in parallel. Bodies come out in a deterministic order.
-pub fn lower_all(index: &Index) -> Lowered {
+pub fn lower_all(index: &mut Index) -> Lowered {
+    let out = lower_bodies(index);
+    // What the bodies state about ownership that the declarations do not.
+    rlc_core::ownership::derive_ownership_flags(&mut index.program, &out.bodies);
+    out
+}
+
+fn lower_bodies(index: &Index) -> Lowered {
     let types: Vec<TypeId> = (0..index.types.len() as u32)
         .map(TypeId)
         .filter(|t| index.ty(*t).origin != Origin::Library)

@@ -69,15 +69,16 @@ public sealed class ConnectionWrapper
     public void Close() => _con.Dispose();
 }
 
-// CASE: a class whose field is never disposed by any method: the field is not owning,
-// so the stream stored into it leaks.
+// CASE: a class that stores a stream it opened into a field that no method disposes:
+// the object holds the stream (the field is owning, rule `owning-field-created`), so the
+// leak is the class's, reported once at the field rather than at the allocation.
 public sealed class NeverDisposes
 {
-    private readonly FileStream _fs;
+    private readonly FileStream _fs; // expect: RLC0003
 
     public NeverDisposes(string path)
     {
-        _fs = File.OpenRead(path); // expect: RLC0001
+        _fs = File.OpenRead(path);
     }
 
     public int Read() => _fs.ReadByte();
@@ -256,11 +257,11 @@ public sealed class SometimesCloses : IDisposable
 }
 
 // CASE: a virtual method that disposes a field but is overridden by one that does not gets
-// no inferred [Calls] (its overrides would all have to keep it, RLC0008), so the field
-// stays unowned and the stream stored into it leaks.
+// no inferred [Calls] (its overrides would all have to keep it, RLC0008); the field holds
+// a stream the class opened, so it is owning and no must-call method disposes it.
 public class FixtureBase
 {
-    private readonly Stream _log = File.OpenRead("log.txt"); // expect: RLC0001
+    private readonly Stream _log = File.OpenRead("log.txt"); // expect: RLC0003
 
     public virtual void Run()
     {

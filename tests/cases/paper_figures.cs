@@ -184,15 +184,17 @@ public static class Figures
         return null;
     }
 
-    // CASE: Fig. 5 as written: ownership cannot move into a generic container, so this
-    // is reported (the paper's second most common false positive).
+    // CASE: Fig. 5 as written: the paper's checker cannot move ownership into a generic
+    // container (its second most common false positive); `Maybe.Of` stores its argument
+    // in the `Maybe` it returns, so the caller owns the socket on the normal path, and
+    // only the path where `Bind` throws and the catch swallows it leaks.
     public static Maybe<Socket> CreateServerSocketOptional(bool enabled, EndPoint endPoint)
     {
         try
         {
             if (enabled)
             {
-                var serverSocket = new Socket(SocketType.Stream, ProtocolType.Tcp); // expect: RLC0001
+                var serverSocket = new Socket(SocketType.Stream, ProtocolType.Tcp); // expect: RLC0002
                 serverSocket.Bind(endPoint);
                 return Maybe.Of(serverSocket);
             }

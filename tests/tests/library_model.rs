@@ -693,7 +693,15 @@ impl<'m> Walker<'m> {
                             );
                         }
                     }
-                    Some(SpecAttr::NotOwning) | None => {}
+                    Some(SpecAttr::StoredAs)
+                        if !matches!(kind, "constructor_declaration" | "method_declaration") =>
+                    {
+                        self.problem(
+                            n,
+                            "`[StoredAs]` needs a result that keeps the argument (constructor or method)",
+                        );
+                    }
+                    Some(SpecAttr::NotOwning | SpecAttr::StoredAs) | None => {}
                     Some(other) => self.problem(
                         n,
                         format!("`[{}]` does not apply to a parameter", other.name()),

@@ -154,10 +154,10 @@ fn bad_values_point_at_the_value() {
 
 #[test]
 fn unknown_rules_and_levels() {
-    let (p, at) = problem("[rules]\nRLC0010 = \"off\"\n");
+    let (p, at) = problem("[rules]\nRLC0071 = \"off\"\n");
     assert_eq!(
         (p.message.as_str(), at),
-        ("no rule is called `RLC0010`", "RLC0010")
+        ("no rule is called `RLC0071`", "RLC0071")
     );
     assert!(
         p.help

@@ -53,7 +53,7 @@ use crate::ownership;
 use crate::resource_alias::{Alias, FieldKey};
 
 pub use obligations::{Discharges, ObligationKind};
-pub use verify::{Verdict, guarantees, verify};
+pub use verify::{Verdict, discharged_on_some_path, guarantees, verify};
 
 /// Alias sets of one obligation kept apart at one node before they are merged.
 pub const VARIANTS: usize = 4;
@@ -439,7 +439,7 @@ impl<'c, 'a> Engine<'c, 'a> {
             insert_sorted(&mut f.aliases, *g);
         }
         let loss_of = |a: Alias| match (&node.stmt, a) {
-            (Stmt::ScopeEnd(_), Alias::Var(v)) => Loss::OutOfScope(v),
+            (Stmt::ScopeEnd(_), Alias::Var(v) | Alias::Path(v, _)) => Loss::OutOfScope(v),
             _ => Loss::Overwritten(a),
         };
         if f.aliases.iter().any(named) {

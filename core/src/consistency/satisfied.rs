@@ -5,6 +5,7 @@
 
 use super::obligations::{Discharges, ObligationKind, cmcf_target};
 use super::{ConditionNote, Engine, Fact, Loss, Step};
+use crate::facts::{BodyFacts, StoredAs};
 use crate::ir::{Call, CallKind, Callee, FieldRef, Node, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::ownership;
 use crate::program::ParamMode;
@@ -22,6 +23,42 @@ pub enum CollectionHolder {
     Escaped,
     /// A collection someone else holds without disposing its elements.
     Unowned,
+}
+
+/// Whether `v` (not `this`) holds the fact's value as a member: the fact has
+/// an access path rooted at it.
+fn holds_member(fact: &Fact, v: VarId, this: Option<VarId>) -> bool {
+    Some(v) != this && members_of(fact, v, this).next().is_some()
+}
+
+/// The members of `v` (not `this`) that hold the fact's value.
+fn members_of(fact: &Fact, v: VarId, this: Option<VarId>) -> impl Iterator<Item = FieldKey> + '_ {
+    fact.aliases.iter().filter_map(move |a| match *a {
+        Alias::Path(b, k) if b == v && Some(v) != this => Some(k),
+        _ => None,
+    })
+}
+
+/// The access-path key of a container's member: its field, or, for a member
+/// the program has no field for, the field of that name of the container's
+/// type, else the body's key for the name.
+fn member_key(cx: &BodyFacts<'_>, container: VarId, stored: &StoredAs) -> FieldKey {
+    match stored {
+        StoredAs::Field(f) => FieldKey::Known(*f),
+        StoredAs::Member(name) => {
+            let field = cx.body.var(container).ty.ty.and_then(|t| {
+                let ty = cx.program.get_ty(t)?;
+                ty.fields
+                    .iter()
+                    .copied()
+                    .find(|f| cx.program.get_field(*f).is_some_and(|d| &d.name == name))
+            });
+            match field {
+                Some(f) => FieldKey::Known(f),
+                None => cx.fields.key(&FieldRef::Unknown(name.clone())),
+            }
+        }
+    }
 }
 
 impl Engine<'_, '_> {
@@ -64,16 +101,25 @@ impl Engine<'_, '_> {
     ) {
         let cx = self.cx;
         let held = |op: &Operand| op.var().is_some_and(|v| fact.has_var(v));
+        // The value itself, or a container that keeps it as a member: where
+        // the container goes (returned, stored, captured), the value goes.
+        let carried =
+            |op: &Operand| held(op) || op.var().is_some_and(|v| holds_member(fact, v, cx.this));
         match &node.stmt {
             Stmt::Nop => {}
             Stmt::Copy { dst, src } => {
-                if held(src) {
-                    if cx.body.var(*dst).kind == VarKind::Captured && discharges.hands_out {
-                        // Assigned to a variable of the enclosing method: its business.
-                        self.escape(fact, step);
-                    } else {
-                        step.gens.push(Alias::Var(*dst));
-                    }
+                if carried(src)
+                    && cx.body.var(*dst).kind == VarKind::Captured
+                    && discharges.hands_out
+                {
+                    // Assigned to a variable of the enclosing method: its business.
+                    self.escape(fact, step);
+                } else if held(src) {
+                    step.gens.push(Alias::Var(*dst));
+                }
+                if let Operand::Var(s) = src {
+                    step.gens
+                        .extend(members_of(fact, *s, cx.this).map(|k| Alias::Path(*dst, k)));
                 }
                 step.kills.push(*dst);
             }
@@ -88,7 +134,15 @@ impl Engine<'_, '_> {
             }
             Stmt::Store { base, field, src } => {
                 let path = base.map(|b| Alias::Path(b, cx.fields.key(field)));
-                if held(src) {
+                let nested = base.is_some_and(|b| cx.body.var(b).kind == VarKind::Temp);
+                if !held(src) && carried(src) && nested {
+                    // A container put in a temporary container (`((r, 0), 1)`)
+                    // stays the method's, reachable through the outer one.
+                    step.gens.extend(path);
+                } else if !held(src) && carried(src) && discharges.hands_out {
+                    // A container stored away takes its members along.
+                    self.escape(fact, step);
+                } else if held(src) {
                     self.store(n, *base, field, fact, discharges, step);
                     if let Some(p) = path {
                         step.gens.push(p);
@@ -113,11 +167,15 @@ impl Engine<'_, '_> {
                     })
                 {
                     self.discharge_both(fact, step);
+                } else if discharges.hands_out
+                    && captures.iter().any(|q| holds_member(fact, *q, cx.this))
+                {
+                    self.escape(fact, step);
                 }
                 step.kills.extend(*dst);
             }
             Stmt::Return(value) => {
-                let alias = value.as_ref().is_some_and(held);
+                let alias = value.as_ref().is_some_and(carried);
                 if alias && discharges.returns && cx.returns_owning {
                     self.discharge_both(fact, step);
                 } else if let Some(f) = &mut step.normal {
@@ -125,7 +183,7 @@ impl Engine<'_, '_> {
                 }
             }
             Stmt::Yield(value) => {
-                if held(value) && discharges.hands_out {
+                if carried(value) && discharges.hands_out {
                     self.discharge_both(fact, step);
                 }
             }
@@ -137,7 +195,10 @@ impl Engine<'_, '_> {
                 step.normal = None;
             }
             Stmt::Escape(vars) => {
-                if vars.iter().any(|v| fact.has_var(*v)) {
+                if vars
+                    .iter()
+                    .any(|v| fact.has_var(*v) || holds_member(fact, *v, cx.this))
+                {
                     self.escape(fact, step);
                 }
             }
@@ -350,7 +411,21 @@ impl Engine<'_, '_> {
                 continue;
             };
             if !fact.has_var(q) {
+                // A container of the value handed over, or passed by `ref`.
+                if holds_member(fact, q, cx.this) {
+                    let param = ownership::callee_param(program, call, arg.param);
+                    let takes = param.is_some_and(ownership::param_takes_ownership);
+                    if arg.mode == ParamMode::Ref || (takes && discharges.owning_param) {
+                        self.escape(fact, step);
+                    }
+                }
                 continue;
+            }
+            // A container keeps the argument as a member of the result.
+            if let (Callee::Method(m), Some(p), Some(d)) = (&call.callee, arg.param, call.dst)
+                && let Some(stored) = self.summaries.stored_args.get(&(*m, p))
+            {
+                step.gens.push(Alias::Path(d, member_key(cx, d, stored)));
             }
             match arg.mode {
                 // The callee may keep or replace it: give up on it silently.

@@ -32,23 +32,8 @@ pub fn verify(
     seeds: &[(NodeId, Alias)],
     must_call: &MustCall,
 ) -> Verdict {
-    // A guarantee never consults the summaries: only calls discharge it.
     let summaries = Summaries::default();
-    let mut e = Engine::new(Inputs {
-        facts,
-        summaries: &summaries,
-        exceptions,
-    });
-    let target = MustCallType {
-        must_call: must_call.clone(),
-        declared_by: None,
-        provenance: Provenance::Default,
-    };
-    let o = e.new_obligation(ObligationKind::Target, facts.body.entry, None, target, None);
-    for (node, alias) in seeds {
-        e.insert(*node, Fact::new(vec![*alias], o));
-    }
-    e.run();
+    let e = run_target(facts, &summaries, exceptions, seeds, must_call);
     if e.aborted {
         return Verdict::Unknown;
     }
@@ -56,6 +41,49 @@ pub fn verify(
         Some(ev) => Verdict::Fails(ev.at, ev.loss),
         None => Verdict::Guaranteed,
     }
+}
+
+/// Whether some normal path from the seeds calls one of `must_call` on the
+/// value (or hands it to an `[Owning]` parameter): the optimistic question of
+/// inference, answered flow-sensitively, so that a parameter reassigned
+/// before the disposal is not taken as disposed.
+pub fn discharged_on_some_path(
+    facts: &BodyFacts<'_>,
+    exceptions: ExceptionModel,
+    seeds: &[(NodeId, Alias)],
+    must_call: &MustCall,
+) -> bool {
+    let summaries = Summaries::default();
+    let e = run_target(facts, &summaries, exceptions, seeds, must_call);
+    e.aborted || e.discharged.first().copied().unwrap_or(false)
+}
+
+/// Algorithm 1 for one [`ObligationKind::Target`] obligation seeded at `seeds`.
+fn run_target<'c, 'a>(
+    facts: &'c BodyFacts<'a>,
+    summaries: &'c Summaries,
+    exceptions: ExceptionModel,
+    seeds: &[(NodeId, Alias)],
+    must_call: &MustCall,
+) -> Engine<'c, 'a> {
+    // A guarantee never consults the summaries: only calls discharge it.
+    let mut e = Engine::new(Inputs {
+        facts,
+        summaries,
+        exceptions,
+    });
+    let target = MustCallType {
+        must_call: must_call.clone(),
+        declared_by: None,
+        provenance: Provenance::Default,
+        releases_nothing: None,
+    };
+    let o = e.new_obligation(ObligationKind::Target, facts.body.entry, None, target, None);
+    for (node, alias) in seeds {
+        e.insert(*node, Fact::new(vec![*alias], o));
+    }
+    e.run();
+    e
 }
 
 /// Whether the body of `method` calls one of `must_call` on `target` on every

@@ -1,11 +1,14 @@
 //! Flow-insensitive resource-alias classes of a body's variables: the union of
 //! copies and `[MustCallAlias]` pairs (paper §4), and, for a `params` array,
 //! its elements (the arguments the caller passed). Inference reads "which
-//! parameter or field of `this` may this value be?" from them; the checker
+//! parameter or field of `this` may this value be, or is it a resource the
+//! body creates?" from them; the checker
 //! tracks the same aliases flow-sensitively (`consistency`), over the same
 //! `[MustCallAlias]` pairs ([`crate::resource_alias::wrapped_by`]).
 
-use crate::ir::{Body, Callee, FieldRef, Operand, Stmt, VarId, VarKind};
+use crate::ir::{Body, CallKind, Callee, FieldRef, Operand, Stmt, VarId, VarKind};
+use crate::must_call::MustCallTypes;
+use crate::ownership;
 use crate::program::{FieldId, ParamMode, Program};
 
 /// A value a resource-alias class may hold that inference can name.
@@ -15,6 +18,9 @@ pub enum ValueSource {
     Param(u32),
     /// The field `this.f`.
     ThisField(FieldId),
+    /// A resource the body creates and owns: a `new`, an owning call result or
+    /// an owning `out` argument, with an obligation.
+    Created,
 }
 
 /// The classes of one body, each with the sources it may hold.
@@ -28,11 +34,12 @@ pub struct AliasClasses {
 
 impl AliasClasses {
     /// The classes of `body` under the program's current `[MustCallAlias]` specs.
-    pub fn of(program: &Program, body: &Body) -> AliasClasses {
+    pub fn of(program: &Program, types: &MustCallTypes, body: &Body) -> AliasClasses {
         let n = body.vars.len();
         let mut uf = UnionFind::new(n);
         let this = body.this_var();
         let mut field_of: Vec<Option<FieldId>> = vec![None; n];
+        let mut created = vec![false; n];
         let method = body.method.and_then(|m| program.get_method(m));
         let params_arrays: Vec<u32> = (0..n as u32)
             .filter(|&v| match body.vars[v as usize].kind {
@@ -56,6 +63,27 @@ impl AliasClasses {
                     field: FieldRef::Known(f),
                 } if Some(*b) == this => field_of[dst.index()] = Some(*f),
                 Stmt::Call(call) => {
+                    // What the checker starts an obligation for (InitialObligations).
+                    if let Some(dst) = call.dst
+                        && !matches!(
+                            call.kind,
+                            CallKind::BaseConstructor | CallKind::ThisConstructor
+                        )
+                        && ownership::call_result_owning(program, call)
+                        && types.of_call_result(program, call).is_some()
+                    {
+                        created[dst.index()] = true;
+                    }
+                    for a in &call.args {
+                        let param = ownership::callee_param(program, call, a.param);
+                        if let (ParamMode::Out, Some(v)) = (a.mode, a.value.var())
+                            && ownership::out_param_owning(param)
+                            && (types.of_value(&body.var(v).ty).is_some()
+                                || param.is_some_and(|p| types.of_value(&p.ty).is_some()))
+                        {
+                            created[v.index()] = true;
+                        }
+                    }
                     let (Callee::Method(m), Some(dst)) = (&call.callee, call.dst) else {
                         continue;
                     };
@@ -92,6 +120,9 @@ impl AliasClasses {
             }
             if let Some(f) = field_of[i] {
                 sources[c].push(ValueSource::ThisField(f));
+            }
+            if created[i] {
+                sources[c].push(ValueSource::Created);
             }
         }
         for s in &mut sources {

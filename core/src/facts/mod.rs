@@ -28,7 +28,7 @@ use crate::span::Span;
 
 pub use alias_classes::{AliasClasses, ValueSource};
 pub use definitions::{Definitions, defined_vars};
-pub use summaries::{BodySummaries, Summaries};
+pub use summaries::{BodySummaries, StoredAs, Summaries};
 
 /// The program as every analysis sees it.
 pub struct ProgramFacts<'p> {
@@ -76,12 +76,15 @@ impl<'p> ProgramFacts<'p> {
             .map(|o| o.must_call.methods.as_slice())
             .unwrap_or(&[]);
         let body = self.bodies.get(id)?;
-        let seeds: Vec<(VarId, bool)> =
+        let mut seeds: Vec<(VarId, bool)> =
             if ownership::is_dispose_pattern(self.program, def, must_call) {
                 body.param_var(0).map(|v| (v, true)).into_iter().collect()
             } else {
                 Vec::new()
             };
+        // The object's guarantees are about what it owns: read its ownership
+        // flags (`leaveOpen`) as saying it owns.
+        seeds.extend(ownership::flag_loads(self.program, body));
         self.body_facts(id, &seeds)
     }
 }
@@ -187,15 +190,17 @@ impl<'a> BodyFacts<'a> {
     }
 
     /// How an alias reads in a message: `reader`, `this._stream`.
-    pub fn alias_text(&self, a: Alias) -> String {
+    /// How the source writes an alias (`s`, `this._s`); `None` for a
+    /// temporary, which has no name to show.
+    pub fn alias_text(&self, a: Alias) -> Option<String> {
         match a {
-            Alias::Var(v) => self.var_name(v).unwrap_or("the value").to_string(),
+            Alias::Var(v) => self.var_name(v).map(str::to_string),
             Alias::Path(b, f) => {
                 let field = self.field_key_name(f);
-                match self.var_name(b) {
+                Some(match self.var_name(b) {
                     Some(base) => format!("{base}.{field}"),
                     None => field,
-                }
+                })
             }
         }
     }

@@ -5,7 +5,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::{BodyId, NodeId, VarId};
-use crate::program::FieldId;
+use crate::program::{FieldId, MethodId};
 
 /// Program-wide summaries.
 #[derive(Clone, Debug, Default)]
@@ -13,6 +13,20 @@ pub struct Summaries {
     /// Fields whose elements their class disposes: collections that a
     /// must-call method of the class disposes element-wise.
     pub owning_collections: FxHashSet<FieldId>,
+    /// Containers: the result of a call of the method keeps the argument of
+    /// the parameter as its member, without owning it (`new Pair<T>(a, b)`,
+    /// `Tuple.Create(a, b)`). The argument stays the caller's, reachable
+    /// through the member.
+    pub stored_args: FxHashMap<(MethodId, u32), StoredAs>,
+}
+
+/// The member of a container that keeps an argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredAs {
+    Field(FieldId),
+    /// A member the program has no field for (a library property, a tuple
+    /// element), by name.
+    Member(String),
 }
 
 /// Summaries of one body.

@@ -37,7 +37,7 @@ pub struct Evidence {
 
 /// Reads the evidence of `body` given the current specs.
 pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Evidence {
-    let classes = AliasClasses::of(program, body);
+    let classes = AliasClasses::of(program, types, body);
     let this = body.this_var();
     let sources_of = |v: VarId| -> Vec<ValueSource> { classes.sources(v).to_vec() };
     let mut ev = Evidence {

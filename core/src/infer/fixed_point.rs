@@ -23,13 +23,16 @@ use super::{
     Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
     no_obligation,
 };
-use crate::facts::ValueSource;
+use crate::consistency::discharged_on_some_path;
+use crate::facts::{ProgramFacts, ValueSource, defined_vars};
 use crate::ir::{Bodies, Body, BodyId, NodeId};
 use crate::must_call::MustCallTypes;
+use crate::options::ExceptionModel;
 use crate::program::{
     CallsSpec, DeclaredIn, FieldId, InferRule, MethodId, MethodKind, MustCall, Ownership,
     ParamMode, Program, Provenance, Target, TypeId, TypeKind,
 };
+use crate::resource_alias::Alias;
 use crate::span::Span;
 
 /// The most rounds inference runs; every round adds facts, and there are
@@ -48,6 +51,7 @@ pub(super) fn run(program: &Program, bodies: &Bodies) -> Inference {
         }
     }
     no_obligation::apply(&mut st.p, bodies, &st.body_of, &mut st.specs);
+    no_obligation::keep_obligations(&mut st.p);
     let mut rounds = 0;
     loop {
         rounds += 1;
@@ -56,12 +60,13 @@ pub(super) fn run(program: &Program, bodies: &Bodies) -> Inference {
         let ev: Vec<Evidence> = bodies.iter().map(|b| evidence(&st.p, &types, b)).collect();
         st.owning_params(bodies, &types, &ev);
         st.calls(bodies, &types, &ev);
-        st.owning_fields(&types);
+        st.owning_fields(bodies, &types, &ev);
         st.must_call_classes(&types);
         let types = MustCallTypes::compute(&st.p);
         st.must_call_alias_constructors(bodies, &types, &ev);
         st.must_call_alias_methods(bodies, &types, &ev);
         st.not_owning_getters(bodies, &types, &ev);
+        st.owning_getters(bodies, &ev);
         st.borrowed_returns(bodies, &types);
         creates_must_call_for::apply(&mut st.p, bodies, &types, &mut st.specs);
         if st.specs.len() == before || rounds >= MAX_ROUNDS {
@@ -85,6 +90,43 @@ pub(super) struct State {
     pub specs: Vec<InferredSpec>,
     /// The body of each method.
     pub body_of: FxHashMap<MethodId, BodyId>,
+}
+
+/// Whether body `id` assigns its parameter `i`.
+fn param_reassigned(bodies: &Bodies, id: BodyId, i: u32) -> bool {
+    let Some(body) = bodies.get(id) else {
+        return false;
+    };
+    let Some(var) = body.param_var(i) else {
+        return false;
+    };
+    body.nodes
+        .iter()
+        .any(|n| defined_vars(&n.stmt).any(|v| v == var))
+}
+
+/// Whether some path of body `id` disposes (or hands on) the value the caller
+/// passed as parameter `i` of `m`, as the checker's engine finds it.
+fn disposes_entry_value(pf: &ProgramFacts<'_>, m: MethodId, i: u32, id: BodyId) -> bool {
+    let (Some(body), Some(var)) = (
+        pf.bodies.get(id),
+        pf.bodies.get(id).and_then(|b| b.param_var(i)),
+    ) else {
+        return false;
+    };
+    let Some(facts) = pf.body_facts(id, &[]) else {
+        return false;
+    };
+    let p = pf.program.method(m).params.get(i as usize);
+    let Some(ob) = p.and_then(|p| pf.types.of_value(&p.ty)) else {
+        return false;
+    };
+    discharged_on_some_path(
+        &facts,
+        ExceptionModel::None,
+        &[(body.entry, Alias::Var(var))],
+        &ob.must_call,
+    )
 }
 
 fn inferred(rule: InferRule, evidence: Span) -> Provenance {
@@ -178,7 +220,8 @@ impl State {
     /// `[Owning]` on parameters the method disposes or hands to an `[Owning]`
     /// parameter (phase 1; through resource aliases in phase 2).
     fn owning_params(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
-        for (body, f) in bodies.iter().zip(ev) {
+        let mut found = Vec::new();
+        for ((id, body), f) in bodies.enumerate().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
@@ -200,15 +243,39 @@ impl State {
                     && resource
                     && pd.must_call_alias.is_none()
                     && md.kind != MethodKind::Setter;
-                if !eligible {
-                    continue;
+                if eligible
+                    && !found
+                        .iter()
+                        .any(|c: &(MethodId, u32, _, _, _)| (c.0, c.1) == (m, i))
+                {
+                    let rule = if d.transferred {
+                        InferRule::OwningParamPassed
+                    } else {
+                        InferRule::OwningParamDisposed
+                    };
+                    found.push((m, i, id, rule, body.node(d.node).span));
                 }
-                let rule = if d.transferred {
-                    InferRule::OwningParamPassed
-                } else {
-                    InferRule::OwningParamDisposed
-                };
-                let span = body.node(d.node).span;
+            }
+        }
+        // The evidence is flow-insensitive: a parameter reassigned in the body
+        // may be disposed only in its new value. Ask the checker's engine
+        // whether some path disposes the value the caller passed.
+        let reassigned: Vec<bool> = found
+            .iter()
+            .map(|&(_, i, id, ..)| param_reassigned(bodies, id, i))
+            .collect();
+        let confirmed: Vec<bool> = if reassigned.contains(&true) {
+            let pf = ProgramFacts::new(&self.p, bodies);
+            found
+                .iter()
+                .zip(&reassigned)
+                .map(|(&(m, i, id, ..), &r)| !r || disposes_entry_value(&pf, m, i, id))
+                .collect()
+        } else {
+            vec![true; found.len()]
+        };
+        for ((m, i, _, rule, span), ok) in found.into_iter().zip(confirmed) {
+            if ok {
                 self.p.methods[m.index()].params[i as usize].ownership =
                     Ownership::Owning(inferred(rule, span));
                 self.record(SpecTarget::Param(m, i), InferredAttr::Owning, rule, span);
@@ -319,42 +386,46 @@ impl State {
         false
     }
 
-    /// `[Owning]` on fields some method disposes (a `[Calls]` names them).
-    fn owning_fields(&mut self, types: &MustCallTypes) {
-        let mut found: Vec<(FieldId, Span)> = Vec::new();
+    /// `[Owning]` on fields some method disposes (a `[Calls]` names them), and
+    /// on fields the class stores a resource it created into: the object then
+    /// holds that resource, and nobody else has it to dispose.
+    fn owning_fields(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
+        let mut found: Vec<(FieldId, Span, InferRule)> = Vec::new();
+        let candidate = |p: &Program, f: FieldId| {
+            let fd = p.field(f);
+            p.get_ty(fd.owner)
+                .is_some_and(|t| t.declared_in == DeclaredIn::Source)
+                && fd.ownership == Ownership::Default
+                && !fd.is_static
+                && types.of_value(&fd.ty).is_some()
+        };
         for md in &self.p.methods {
             for c in &md.calls {
                 let Target::Field(f) = c.target else { continue };
-                let fd = self.p.field(f);
-                let source = self
-                    .p
-                    .get_ty(fd.owner)
-                    .is_some_and(|t| t.declared_in == DeclaredIn::Source);
-                if source
-                    && fd.ownership == Ownership::Default
-                    && !fd.is_static
-                    && types.of_value(&fd.ty).is_some()
-                    && !found.iter().any(|(g, _)| *g == f)
-                {
+                if candidate(&self.p, f) && !found.iter().any(|(g, ..)| *g == f) {
                     let span = match &c.provenance {
                         Provenance::Inferred { evidence, .. } | Provenance::Source(evidence) => {
                             *evidence
                         }
                         _ => md.span.unwrap_or(Span::new(crate::FileId(0), 0, 0)),
                     };
-                    found.push((f, span));
+                    found.push((f, span, InferRule::OwningField));
                 }
             }
         }
-        for (f, span) in found {
-            self.p.fields[f.index()].ownership =
-                Ownership::Owning(inferred(InferRule::OwningField, span));
-            self.record(
-                SpecTarget::Field(f),
-                InferredAttr::Owning,
-                InferRule::OwningField,
-                span,
-            );
+        for (body, e) in bodies.iter().zip(ev) {
+            for (n, f, sources, _) in &e.field_stores {
+                if sources.contains(&ValueSource::Created)
+                    && candidate(&self.p, *f)
+                    && !found.iter().any(|(g, ..)| g == f)
+                {
+                    found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
+                }
+            }
+        }
+        for (f, span, rule) in found {
+            self.p.fields[f.index()].ownership = Ownership::Owning(inferred(rule, span));
+            self.record(SpecTarget::Field(f), InferredAttr::Owning, rule, span);
         }
     }
 
@@ -590,6 +661,47 @@ impl State {
             });
             let Some(node) = returned else { continue };
             self.set_not_owning_return(m, InferRule::NotOwningGetter, body.node(node).span);
+        }
+    }
+
+    /// `[return: Owning]` on a getter whose every return is a resource it
+    /// creates (`public Stream Data => File.OpenRead(path)`): each read hands
+    /// the caller a new object, so the caller owns it, against the C#
+    /// default that a property exposes state its object owns. Getters in an
+    /// override chain keep the default, which every override must agree with.
+    fn owning_getters(&mut self, bodies: &Bodies, ev: &[Evidence]) {
+        let overridden = self.overridden();
+        for (body, f) in bodies.iter().zip(ev) {
+            let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.kind != MethodKind::Getter
+                || md.ret_ownership != Ownership::Default
+                || md.ret_must_call_alias.is_some()
+                || !md.overrides.is_empty()
+                || overridden.contains(&m)
+            {
+                continue;
+            }
+            // `return null` is allowed; any other value must be created here.
+            let created = |s: &Option<Vec<ValueSource>>| {
+                s.as_ref().is_none_or(|s| s == &[ValueSource::Created])
+            };
+            let first = f
+                .returns
+                .iter()
+                .find(|(_, s)| s.as_deref() == Some(&[ValueSource::Created]));
+            let Some((node, _)) = first else {
+                continue;
+            };
+            if !f.returns.iter().all(|(_, s)| created(s)) {
+                continue;
+            }
+            let rule = InferRule::OwningGetter;
+            let span = body.node(*node).span;
+            self.p.methods[m.index()].ret_ownership = Ownership::Owning(inferred(rule, span));
+            self.record(SpecTarget::Return(m), InferredAttr::Owning, rule, span);
         }
     }
 

@@ -78,7 +78,9 @@ pub struct InferredSpec {
 /// What inference produced.
 #[derive(Clone, Debug)]
 pub struct Inference {
-    /// The spec table with the inferred facts added.
+    /// The spec table with the inferred facts added, for checking: a
+    /// `no-obligation` verdict is kept as `TypeDef::releases_nothing`, not as
+    /// the `[MustCall]` the patch proposes.
     pub program: Program,
     /// Every inferred attribute, in a deterministic order.
     pub specs: Vec<InferredSpec>,

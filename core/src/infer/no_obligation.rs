@@ -59,6 +59,23 @@ pub(super) fn apply(
     }
 }
 
+/// A verdict of this rule keeps the type's obligation and marks it
+/// `releases_nothing` instead: the patch proposes `[MustCall]` for review, and
+/// until a person accepts it a leak is reported apart (RLC0010), never hidden.
+/// The other rules run after this, on the obligation the checker tracks, so
+/// the specs they propose (a helper's `[Owning]` parameter, say) hold whether
+/// or not the reviewer accepts the `[MustCall]`.
+pub(super) fn keep_obligations(p: &mut Program) {
+    for t in &mut p.types {
+        if let Some((mc, prov @ Provenance::Inferred { rule: RULE, .. })) = &t.must_call
+            && mc.methods.is_empty()
+        {
+            t.releases_nothing = Some(prov.clone());
+            t.must_call = None;
+        }
+    }
+}
+
 fn is_disposable_interface(p: &Program, t: TypeId) -> bool {
     Some(t) == p.well_known.disposable || Some(t) == p.well_known.async_disposable
 }

@@ -5,8 +5,8 @@
 //! (the place to fix), and the spec facts relied on.
 
 use super::text::{
-    callee_name, loss_label, obligation_fact, param_name, param_provenance, param_span, preferred,
-    type_of,
+    callee_phrase, loss_label, obligation_fact, param_name, param_provenance, param_span,
+    preferred, type_of, var_phrase,
 };
 use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind};
 use crate::facts::BodyFacts;
@@ -75,25 +75,22 @@ pub(super) fn describe(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, how: 
             )
         }
         ObligationKind::OutArg => {
-            let name = ob
-                .var
-                .and_then(|v| cx.var_name(v))
-                .unwrap_or("the argument");
-            (
-                format!("`{ty}` received through `out {name}`"),
-                format!("`{ty}` received here {how}"),
-            )
+            let subject = match ob.var.and_then(|v| cx.var_name(v)) {
+                Some(name) => format!("`{ty}` received through `out {name}`"),
+                None => format!("`{ty}` received through an `out` argument"),
+            };
+            (subject, format!("`{ty}` received here {how}"))
         }
         ObligationKind::CreatesMustCallFor { .. } => {
-            let m = callee_name(cx, ob.node).unwrap_or_else(|| "the call".into());
-            let target = ob.var.and_then(|v| cx.var_name(v)).unwrap_or("the value");
+            let m = callee_phrase(cx, ob.node);
+            let target = var_phrase(cx, ob.var, "its receiver");
             (
-                format!("`{ty}` (`{m}` creates a new obligation for `{target}`)"),
-                format!("`{m}` creates a new obligation for `{target}` here"),
+                format!("`{ty}` ({m} creates a new obligation for {target})"),
+                format!("{m} creates a new obligation for {target} here"),
             )
         }
         ObligationKind::Alloc if wrapper.is_none() && !is_new(cx, ob.node) => {
-            let m = callee_name(cx, ob.node).unwrap_or_else(|| "the call".into());
+            let m = callee_phrase(cx, ob.node);
             if let Some(Stmt::Call(call)) = cx.body.nodes.get(ob.node.index()).map(|n| &n.stmt)
                 && let Callee::Method(mid) = &call.callee
                 && let Some(def) = program.get_method(*mid)
@@ -109,8 +106,8 @@ pub(super) fn describe(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, how: 
                 ));
             }
             (
-                format!("`{ty}` returned by `{m}`"),
-                format!("`{ty}` returned by `{m}` here {how}"),
+                format!("`{ty}` returned by {m}"),
+                format!("`{ty}` returned by {m} here {how}"),
             )
         }
         _ => (format!("`{ty}`"), format!("`{ty}` allocated here {how}")),

@@ -88,6 +88,8 @@ registry! {
         "An override or implementation weakens the resource specification of the member it overrides";
     rlc0009_missing_creates_must_call_for => MissingCreatesMustCallFor, "RLC0009", "missing-creates-must-call-for", Error, Analysis,
         "A method reassigns an owning field without [CreatesMustCallFor]";
+    rlc0010_resource_leak_releases_nothing => ResourceLeakReleasesNothing, "RLC0010", "resource-leak-releases-nothing", Warning, Analysis,
+        "A disposable value is not disposed, but its type's disposal releases nothing today (inferred)";
     rlc9001_syntax_error => SyntaxError, "RLC9001", "syntax-error", Note, Input,
         "The parser found a syntax error; the affected method is not analysed";
     rlc9002_project_note => ProjectNote, "RLC9002", "project-note", Note, Input,
@@ -168,21 +170,25 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
         }
         let never = !out.discharged.get(o as usize).copied().unwrap_or(false);
         let notes = notes.get(&o).map_or(&[][..], Vec::as_slice);
-        let d = match &ob.kind {
-            ObligationKind::CreatesMustCallFor { on_this: true } => {
+        let weak = ob.must_call.releases_nothing.as_ref();
+        let d = match (&ob.kind, weak) {
+            (ObligationKind::CreatesMustCallFor { on_this: true }, _) => {
                 rlc0009_missing_creates_must_call_for::call_on_this(cx, ob)
             }
-            k if k.is_leak() && event.exc_from.is_some() => {
+            (k, Some(verdict)) if k.is_leak() => {
+                rlc0010_resource_leak_releases_nothing::report(cx, ob, event, never, notes, verdict)
+            }
+            (k, _) if k.is_leak() && event.exc_from.is_some() => {
                 rlc0002_resource_leak_on_exception::report(cx, ob, event, notes)
             }
-            k if k.is_leak() => rlc0001_resource_leak::report(cx, ob, event, never, notes),
-            ObligationKind::MustCallAliasParam(i) => {
+            (k, _) if k.is_leak() => rlc0001_resource_leak::report(cx, ob, event, never, notes),
+            (ObligationKind::MustCallAliasParam(i), _) => {
                 rlc0007_must_call_alias_not_verified::report(cx, ob, event, *i)
             }
-            ObligationKind::FieldValue(f) => {
+            (ObligationKind::FieldValue(f), _) => {
                 rlc0004_owning_field_overwritten::report(cx, ob, event, *f)
             }
-            ObligationKind::Element => {
+            (ObligationKind::Element, _) => {
                 rlc0005_stored_in_undisposed_collection::report(cx, ob, event)
             }
             _ => continue,

@@ -74,16 +74,15 @@ fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &s
         );
     }
     if let ObligationKind::CreatesMustCallFor { .. } = ob.kind {
-        let target = ob.var.and_then(|v| cx.var_name(v)).unwrap_or("it");
-        return format!("call `{target}.{obl}` again after this call");
+        return match ob.var.and_then(|v| cx.var_name(v)) {
+            Some(target) => format!("call `{target}.{obl}` again after this call"),
+            None => format!("call `{obl}` on it again after this call"),
+        };
     }
-    if let Loss::Overwritten(a @ Alias::Var(v)) = event.loss
-        && cx.var_name(v).is_some()
+    if let Loss::Overwritten(a @ Alias::Var(_)) = event.loss
+        && let Some(name) = cx.alias_text(a)
     {
-        return format!(
-            "dispose the old value before reassigning `{}`",
-            cx.alias_text(a)
-        );
+        return format!("dispose the old value before reassigning `{name}`");
     }
     if !never {
         return "dispose it in a `finally` block (or declare it with `using`) so that every path disposes it".into();

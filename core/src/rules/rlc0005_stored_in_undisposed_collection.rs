@@ -15,10 +15,10 @@ use crate::rules::RuleId;
 pub(super) fn report(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event) -> Keyed {
     let ty = type_of(cx, ob);
     let obl = preferred(cx.program, &ob.must_call.must_call);
-    let collection = event.holder.map_or_else(
-        || "the collection".to_string(),
-        |h| format!("`{}`", cx.alias_text(h)),
-    );
+    let collection = event
+        .holder
+        .and_then(|h| cx.alias_text(h))
+        .map_or_else(|| "a collection".to_string(), |t| format!("`{t}`"));
     let mut d = Diagnostic::new(
         RuleId::StoredInUndisposedCollection,
         format!(

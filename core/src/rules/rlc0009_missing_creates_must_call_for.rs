@@ -4,7 +4,7 @@
 //! again: it stores a new value into a non-readonly owning field of `this`
 //! (assigning `null` creates nothing), or it calls such a method on `this`.
 
-use super::text::{callee_name, obligation_fact, preferred, type_of};
+use super::text::{callee_phrase, obligation_fact, preferred, type_of};
 use crate::consistency::Obligation;
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact};
 use crate::facts::BodyFacts;
@@ -73,17 +73,17 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
 /// A call of a `[CreatesMustCallFor("this")]` method on `this` in a method
 /// not marked so itself.
 pub(super) fn call_on_this(cx: &BodyFacts<'_>, ob: &Obligation) -> Keyed {
-    let m = callee_name(cx, ob.node).unwrap_or_else(|| "the call".into());
+    let m = callee_phrase(cx, ob.node);
     let member = cx.member_name();
     let mut d = Diagnostic::new(
         RuleId::MissingCreatesMustCallFor,
         format!(
-            "`{member}` calls `{m}`, which creates a new obligation for `this`, but is not marked \
+            "`{member}` calls {m}, which creates a new obligation for `this`, but is not marked \
              `[CreatesMustCallFor(\"this\")]`"
         ),
         Label {
             span: cx.node_span(ob.node),
-            message: format!("`{m}` creates a new obligation for `this` here"),
+            message: format!("{m} creates a new obligation for `this` here"),
         },
     );
     d.help = Some(format!(

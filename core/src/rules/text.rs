@@ -3,9 +3,8 @@
 
 use crate::consistency::{Event, Loss, Obligation};
 use crate::facts::BodyFacts;
-use crate::ir::{Callee, NodeId, Stmt};
+use crate::ir::{Callee, NodeId, Stmt, VarId};
 use crate::program::{MethodDef, MethodKind, MustCall, Program, Provenance, Target};
-use crate::resource_alias::Alias;
 use crate::rules::{Label, SpecFact};
 use crate::span::{FileId, Span};
 
@@ -40,8 +39,10 @@ pub fn type_of(cx: &BodyFacts<'_>, ob: &Obligation) -> String {
 /// "`T` must call `Dispose()`", with the type that declared it when another.
 pub fn obligation_fact(cx: &BodyFacts<'_>, ob: &Obligation, ty: &str) -> SpecFact {
     let mc = &ob.must_call;
+    // The provenance is the declaring type's: say so, so that a model fact
+    // about `IDisposable` does not read as a model fact about the user's type.
     let by = match mc.declared_by.and_then(|t| cx.program.get_ty(t)) {
-        Some(d) if d.short_name() != ty => format!(" (through `{}`)", d.short_name()),
+        Some(d) if d.short_name() != ty => format!(", as every `{}` must", d.short_name()),
         _ => String::new(),
     };
     SpecFact::new(
@@ -50,18 +51,34 @@ pub fn obligation_fact(cx: &BodyFacts<'_>, ob: &Obligation, ty: &str) -> SpecFac
     )
 }
 
-/// The callee named at a call node, if any.
-pub fn callee_name(cx: &BodyFacts<'_>, n: NodeId) -> Option<String> {
+/// The callee of a call node, as a message says it: "`OpenRead`", "the
+/// getter of `Stream`", "the delegate `f`", or "a call" when it has no name.
+pub fn callee_phrase(cx: &BodyFacts<'_>, n: NodeId) -> String {
     let Some(Stmt::Call(call)) = cx.body.nodes.get(n.index()).map(|n| &n.stmt) else {
-        return None;
+        return "a call".into();
     };
     match &call.callee {
-        Callee::Method(m) => cx
-            .program
-            .get_method(*m)
-            .map(|d| d.property.clone().unwrap_or_else(|| d.name.clone())),
-        Callee::Unresolved(name) => Some(name.clone()),
-        Callee::Delegate(v) => cx.var_name(*v).map(str::to_string),
+        Callee::Method(m) => match cx.program.get_method(*m) {
+            Some(d) => match (&d.property, d.kind) {
+                (Some(p), MethodKind::Getter) => format!("the getter of `{p}`"),
+                (Some(p), _) => format!("`{p}`"),
+                (None, _) => format!("`{}`", d.name),
+            },
+            None => "a call".into(),
+        },
+        Callee::Unresolved(name) => format!("`{name}`"),
+        Callee::Delegate(v) => match cx.var_name(*v) {
+            Some(name) => format!("the delegate `{name}`"),
+            None => "a delegate".into(),
+        },
+    }
+}
+
+/// A variable as a message says it: "`x`", or `fallback` for a temporary.
+pub fn var_phrase(cx: &BodyFacts<'_>, var: Option<VarId>, fallback: &str) -> String {
+    match var.and_then(|v| cx.var_name(v)) {
+        Some(name) => format!("`{name}`"),
+        None => fallback.to_string(),
     }
 }
 
@@ -99,18 +116,12 @@ pub fn loss_label(cx: &BodyFacts<'_>, event: &Event, obl: &str) -> Option<Label>
             Some(name) => format!("`{name}` goes out of scope here without `{obl}`"),
             None => format!("the last reference goes out of scope here without `{obl}`"),
         },
-        Loss::Overwritten(a) => match (a, cx.var_name(a.root())) {
-            (Alias::Var(_), None) => "the last reference is overwritten here".to_string(),
-            _ => format!(
-                "`{}` is overwritten here while it holds the last reference",
-                cx.alias_text(*a)
-            ),
+        Loss::Overwritten(a) => match cx.alias_text(*a) {
+            Some(t) => format!("`{t}` is overwritten here while it holds the last reference"),
+            None => "the last reference is overwritten here".to_string(),
         },
-        Loss::Exit => match event.holder {
-            Some(h) => format!(
-                "`{}` is still undisposed when the method ends here",
-                cx.alias_text(h)
-            ),
+        Loss::Exit => match event.holder.and_then(|h| cx.alias_text(h)) {
+            Some(t) => format!("`{t}` is still undisposed when the method ends here"),
             None => format!("the method ends here without `{obl}`"),
         },
         Loss::Return {

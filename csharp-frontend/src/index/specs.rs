@@ -229,6 +229,7 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
         supertypes,
         must_call,
         also_disposes,
+        releases_nothing: None,
         fields: Vec::new(),
         methods: Vec::new(),
         is_abstract: data.modifiers.contains(Modifiers::ABSTRACT)
@@ -306,6 +307,7 @@ fn add_fields(index: &mut Index, id: MemberId) {
         is_readonly: readonly,
         is_static: m.is_static(),
         is_auto_property: is_auto,
+        ownership_flag: None,
         span: member_span(index, m, syntax),
     };
     let fid = index.program.add_field(def);
@@ -601,12 +603,14 @@ pub(super) fn method_def(
             let pattrs = p.param_attrs.get(i).copied().unwrap_or(empty);
             let mut must_call_alias = None;
             let mut collection_element = false;
+            let mut stored_as = None;
             for (kind, attr) in spec_attrs(pattrs) {
                 match kind {
                     SpecAttr::MustCallAlias => {
                         must_call_alias = Some(index.provenance(origin, file, attr))
                     }
                     SpecAttr::CollectionElement => collection_element = true,
+                    SpecAttr::StoredAs => stored_as = string_args(attr).into_iter().next(),
                     SpecAttr::OwnsIf => {
                         ownership_condition = Some(OwnershipCondition {
                             param: i as u32,
@@ -627,6 +631,7 @@ pub(super) fn method_def(
                 ownership: ownership_of(index, origin, file, pattrs),
                 must_call_alias,
                 collection_element,
+                stored_as,
                 default: pd.default.as_ref().map(const_of),
                 span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
             }

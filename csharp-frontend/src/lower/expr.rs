@@ -288,20 +288,77 @@ impl Lowerer<'_> {
                 }
                 Operand::Var(t)
             }
-            Expr::AnonymousObject(items) | Expr::Tuple(items) => {
-                // Values put into a tuple or anonymous object are no longer followed.
+            Expr::Tuple(items) => {
+                // A tuple keeps its items as members `Item1`, `Item2`, ... (and
+                // by their names): they stay the method's, reachable through it.
                 let items = items.clone();
-                let vars: Vec<VarId> = items
+                // Each item is evaluated once, before any deconstruction target
+                // is assigned: `(x, y) = (y, x)` swaps.
+                let ops: Vec<Operand> = items
                     .iter()
-                    .filter_map(|(_, x)| match self.sub(*x) {
-                        Operand::Var(v) => Some(v),
-                        _ => None,
+                    .map(|(_, x)| {
+                        let op = self.sub(*x);
+                        match op {
+                            Operand::Var(v) if self.b.body().var(v).kind != VarKind::Temp => {
+                                let ty = self.types.ty(*x).clone();
+                                let snapshot = self.temp(&ty, self.hir.expr_range(*x));
+                                self.emit(
+                                    IrStmt::Copy {
+                                        dst: snapshot,
+                                        src: op,
+                                    },
+                                    range,
+                                );
+                                Operand::Var(snapshot)
+                            }
+                            _ => op,
+                        }
                     })
                     .collect();
-                if !vars.is_empty() {
-                    self.emit(IrStmt::Escape(vars), range);
+                let Operand::Var(t) = self.opaque(e, false) else {
+                    return Operand::Const(Const::Other);
+                };
+                for (i, ((name, _), op)) in items.iter().zip(&ops).enumerate() {
+                    let names = std::iter::once(format!("Item{}", i + 1))
+                        .chain(name.as_ref().map(|n| n.to_string()));
+                    for member in names {
+                        self.store_unknown_member(t, member, op.clone(), range);
+                    }
                 }
-                self.opaque(e, false)
+                self.tuple_items.insert(t, ops);
+                Operand::Var(t)
+            }
+            Expr::AnonymousObject(items) => {
+                // An anonymous object keeps its members by name; a member
+                // whose name the syntax does not give is no longer followed.
+                let items = items.clone();
+                let ops: Vec<(Option<String>, Operand)> = items
+                    .iter()
+                    .map(|(name, x)| {
+                        let name = name
+                            .as_ref()
+                            .map(|n| n.to_string())
+                            .or_else(|| self.projected_name(*x));
+                        (name, self.sub(*x))
+                    })
+                    .collect();
+                let unnamed: Vec<VarId> = ops
+                    .iter()
+                    .filter(|(n, _)| n.is_none())
+                    .filter_map(|(_, op)| op.var())
+                    .collect();
+                if !unnamed.is_empty() {
+                    self.emit(IrStmt::Escape(unnamed), range);
+                }
+                let Operand::Var(t) = self.opaque(e, false) else {
+                    return Operand::Const(Const::Other);
+                };
+                for (name, op) in ops {
+                    if let Some(name) = name {
+                        self.store_unknown_member(t, name, op, range);
+                    }
+                }
+                Operand::Var(t)
             }
             Expr::Assign { op, lhs, rhs } => {
                 let (op, lhs, rhs) = (*op, *lhs, *rhs);
@@ -811,6 +868,20 @@ impl Lowerer<'_> {
                     _ => ParamMode::Value,
                 },
             };
+            // `out _`, `out var _`, `out T _`: the value still arrives, in a
+            // temporary that ends with the statement.
+            let value = match (mode, value) {
+                (ParamMode::Out, Operand::Const(_)) => {
+                    let ty = match self.types.ty(a.value) {
+                        Ty::Unknown => param
+                            .and_then(|p| params.and_then(|ps| ps.get(p as usize)))
+                            .map_or(Ty::Unknown, |p| p.ty.clone()),
+                        ty => ty.clone(),
+                    };
+                    Operand::Var(self.temp(&ty, self.hir.expr_range(a.value)))
+                }
+                (_, value) => value,
+            };
             out.push(IrArg { param, value, mode });
         }
         out
@@ -890,7 +961,17 @@ impl Lowerer<'_> {
                 self.branch(Cond::IsNull(current), assign, join);
                 self.cur = Some(assign);
                 let value = self.sub(rhs);
-                self.store(lhs, value, range);
+                self.store(lhs, value.clone(), range);
+                // The expression's value is what it assigned, or what was there.
+                if self.cur.is_some() {
+                    self.emit(
+                        IrStmt::Copy {
+                            dst: current,
+                            src: value,
+                        },
+                        range,
+                    );
+                }
                 self.place(join);
                 Operand::Var(current)
             }
@@ -1087,20 +1168,22 @@ impl Lowerer<'_> {
         Operand::Var(result)
     }
 
-    /// `var (a, b) = value` / `(x, y) = value`: element values come from the tuple
-    /// literal when it is one, else from an owned result (each element is new to us).
+    /// `var (a, b) = value` / `(x, y) = value`: the items of a tuple literal,
+    /// new elements of a call's result, or the members of a tuple held.
     fn deconstruct_from(&mut self, target: ExprId, source: ExprId, value: Operand) {
-        let items: Option<Vec<ExprId>> = match self.hir.exprs.get(source.index()) {
-            Some(Expr::Tuple(items)) => Some(items.iter().map(|(_, x)| *x).collect()),
-            _ => None,
+        let from = match (&value, self.hir.exprs.get(source.index())) {
+            (Operand::Var(v), _) if self.tuple_items.contains_key(v) => Deconstructed::Members(*v),
+            (_, Some(Expr::Call { .. } | Expr::Await(_) | Expr::New { .. })) => {
+                Deconstructed::Owned
+            }
+            (Operand::Var(v), _) => Deconstructed::Members(*v),
+            _ => Deconstructed::Owned,
         };
-        let _ = value;
-        self.deconstruct(target, items.as_deref());
+        self.deconstruct(target, from);
     }
 
-    /// Assigns each deconstruction target; `sources` are the tuple literal's
-    /// elements when known (their values were already lowered).
-    pub(super) fn deconstruct(&mut self, target: ExprId, sources: Option<&[ExprId]>) {
+    /// Assigns each deconstruction target from `from`.
+    pub(super) fn deconstruct(&mut self, target: ExprId, from: Deconstructed) {
         let range = self.hir.expr_range(target);
         let targets: Vec<ExprId> = match self.hir.exprs.get(target.index()) {
             Some(Expr::Tuple(items)) => items.iter().map(|(_, x)| *x).collect(),
@@ -1111,7 +1194,7 @@ impl Lowerer<'_> {
                     _ => Vec::new(),
                 };
                 for (i, b) in bindings.iter().enumerate() {
-                    let src = self.element_source(sources, i);
+                    let src = self.element_source(&from, i, range);
                     let v = match b {
                         Some(b) => self.declare(*b),
                         // A discarded element still arrives, and is lost right away.
@@ -1128,9 +1211,15 @@ impl Lowerer<'_> {
         };
         for (i, t) in targets.iter().enumerate() {
             match self.hir.exprs.get(t.index()) {
-                Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. }) => self.deconstruct(*t, None),
+                Some(Expr::Tuple(_)) | Some(Expr::Declaration { .. }) => {
+                    let inner = match self.element_source(&from, i, range) {
+                        Some(Operand::Var(v)) => Deconstructed::Members(v),
+                        _ => Deconstructed::Owned,
+                    };
+                    self.deconstruct(*t, inner)
+                }
                 _ => {
-                    let src = self.element_source(sources, i);
+                    let src = self.element_source(&from, i, range);
                     let ty = self.types.ty(*t).clone();
                     let tmp = self.temp(&ty, range);
                     self.emit_element_value(tmp, src, range);
@@ -1140,9 +1229,54 @@ impl Lowerer<'_> {
         }
     }
 
-    fn element_source(&mut self, sources: Option<&[ExprId]>, i: usize) -> Option<Operand> {
-        let src = sources?.get(i)?;
-        Some(self.rvalue(*src))
+    /// The value of element `i`: a literal's item itself, a load of the held
+    /// tuple's member, or `None` for a new element of an owned result.
+    fn element_source(
+        &mut self,
+        from: &Deconstructed,
+        i: usize,
+        range: TextRange,
+    ) -> Option<Operand> {
+        match from {
+            Deconstructed::Owned => None,
+            Deconstructed::Members(t) => {
+                if let Some(op) = self.tuple_items.get(t).and_then(|items| items.get(i)) {
+                    return Some(op.clone());
+                }
+                let dst = self.temp(&Ty::Unknown, range);
+                self.emit(
+                    IrStmt::Load {
+                        dst,
+                        base: Some(*t),
+                        field: FieldRef::Unknown(format!("Item{}", i + 1)),
+                    },
+                    range,
+                );
+                Some(Operand::Var(dst))
+            }
+        }
+    }
+
+    /// `t.name = value` for a member the program has no field for.
+    fn store_unknown_member(&mut self, t: VarId, name: String, value: Operand, range: TextRange) {
+        self.emit(
+            IrStmt::Store {
+                base: Some(t),
+                field: FieldRef::Unknown(name),
+                src: value,
+            },
+            range,
+        );
+    }
+
+    /// The member name of an anonymous object's projection initializer
+    /// (`new { x, y.Name }` has members `x` and `Name`).
+    fn projected_name(&self, x: ExprId) -> Option<String> {
+        match self.hir.exprs.get(x.index())? {
+            Expr::Name { name, .. } => Some(name.to_string()),
+            Expr::MemberAccess { name, .. } => Some(name.to_string()),
+            _ => None,
+        }
     }
 
     fn emit_element_value(&mut self, dst: VarId, src: Option<Operand>, range: TextRange) {
@@ -1151,7 +1285,18 @@ impl Lowerer<'_> {
             None => self.emit(IrStmt::Opaque { dst, owning: true }, range),
         };
     }
+}
 
+/// Where the values of a deconstruction come from.
+pub(super) enum Deconstructed {
+    /// The result of a call: each element is new to the method.
+    Owned,
+    /// A tuple the method holds: its items when it is a literal of this body,
+    /// else its members `Item1`, `Item2`, ...
+    Members(VarId),
+}
+
+impl Lowerer<'_> {
     /// Object and collection initializers applied to the new object `target`.
     fn initializer(&mut self, target: VarId, ty: &Ty, init: &[InitElem], range: TextRange) {
         for el in init {

@@ -10,7 +10,8 @@ mod member;
 mod stmt;
 
 use rlc_core::ir::{
-    self, BodyBuilder, BodyKind, Callee, ExcEdge, NodeId, Stmt as IrStmt, Succ, VarId, VarKind,
+    self, BodyBuilder, BodyKind, Callee, ExcEdge, NodeId, Operand, Stmt as IrStmt, Succ, VarId,
+    VarKind,
 };
 use rlc_core::program::{MethodId, ValueTy};
 use rlc_core::{FileId, Span};
@@ -90,6 +91,9 @@ struct Lowerer<'a> {
     own: rustc_hash::FxHashSet<BindingId>,
     /// The null exit of the `?.` chain being lowered.
     chain: Option<NodeId>,
+    /// Tuple literals of this body: the temporary holding each, with its
+    /// lowered items, so that deconstructing one reads the items themselves.
+    tuple_items: FxHashMap<VarId, Vec<Operand>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -131,6 +135,7 @@ impl<'a> Lowerer<'a> {
             captured: Vec::new(),
             own: Default::default(),
             chain: None,
+            tuple_items: FxHashMap::default(),
         }
     }
 

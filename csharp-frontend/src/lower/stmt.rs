@@ -145,7 +145,7 @@ impl Lowerer<'_> {
                             },
                             range,
                         );
-                        self.deconstruct(*e, None);
+                        self.deconstruct(*e, super::expr::Deconstructed::Members(elem));
                     }
                 }
                 self.loop_body(*body, Some(head), exit, range);

@@ -1,0 +1,117 @@
+// rlc-case: infer
+// Case family: the program's own wrappers with a `leaveOpen` flag. A constructor
+// stores a `bool` parameter in a field, and the wrapper's disposal disposes the
+// wrapped value only under one value of that field. The constructor then owns its
+// argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
+// disposal is verified assuming the wrapper owns.
+// cases: 9
+using System;
+using System.IO;
+using System.Threading.Tasks;
+
+namespace Cases.OwnWrappersLeaveOpen;
+
+public sealed class Wrapper : IDisposable
+{
+    private readonly Stream _inner;
+    private readonly bool _leaveOpen;
+
+    // CASE: the disposal under `if (!_leaveOpen)` is what the wrapper promises; no
+    // RLC0006 at `Dispose`.
+    public Wrapper(Stream inner, bool leaveOpen = false)
+    {
+        _inner = inner;
+        _leaveOpen = leaveOpen;
+    }
+
+    public int Next() => _inner.ReadByte();
+
+    public void Dispose()
+    {
+        if (!_leaveOpen)
+        {
+            _inner.Dispose();
+        }
+    }
+}
+
+public sealed class Owner : IAsyncDisposable
+{
+    private readonly Stream _inner;
+    private readonly bool _ownsInner;
+
+    // CASE: the flag may say "owns" instead of "leave open", and the disposal may be
+    // asynchronous.
+    public Owner(Stream inner, bool ownsInner = true)
+    {
+        _inner = inner;
+        _ownsInner = ownsInner;
+    }
+
+    public ValueTask DisposeAsync()
+    {
+        if (_ownsInner)
+        {
+            return _inner.DisposeAsync();
+        }
+        return ValueTask.CompletedTask;
+    }
+}
+
+public static class Users
+{
+    // CASE: leaving the stream open means the caller still owns it.
+    public static int LeftOpen(string path)
+    {
+        var stream = File.OpenRead(path); // expect: RLC0001
+        using var w = new Wrapper(stream, true);
+        return w.Next();
+    }
+
+    // CASE: by default the wrapper owns the stream.
+    public static int OwnedByDefault(string path)
+    {
+        var stream = File.OpenRead(path);
+        using var w = new Wrapper(stream);
+        return w.Next();
+    }
+
+    // CASE: a named argument that hands the stream over.
+    public static int OwnedByName(string path)
+    {
+        var stream = File.OpenRead(path);
+        using var w = new Wrapper(stream, leaveOpen: false);
+        return w.Next();
+    }
+
+    // CASE: left open and disposed by the caller too: no leak.
+    public static int LeftOpenAndDisposed(string path)
+    {
+        using var stream = File.OpenRead(path);
+        using var w = new Wrapper(stream, leaveOpen: true);
+        return w.Next();
+    }
+
+    // CASE: an owner that does not own (`ownsInner: false`) leaves the stream to the caller.
+    public static async Task NotOwned(string path)
+    {
+        var stream = File.OpenRead(path); // expect: RLC0001
+        await using var o = new Owner(stream, ownsInner: false);
+    }
+
+    // CASE: an owner that owns by default.
+    public static async Task OwnedAsync(string path)
+    {
+        var stream = File.OpenRead(path);
+        await using var o = new Owner(stream);
+    }
+
+    // CASE: the flag unknown at the call (a parameter): the stream may stay the caller's,
+    // so its leak is reported.
+    public static int Unknown(string path, bool keep)
+    {
+        var stream = File.OpenRead(path); // expect: RLC0001
+        using var w = new Wrapper(stream, keep);
+        return w.Next();
+    }
+}

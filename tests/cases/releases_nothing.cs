@@ -1,0 +1,143 @@
+// rlc-case: infer
+// Case family: disposable types whose disposal releases nothing today (empty
+// `Dispose`, or one that only sets a flag), as inference finds (rule
+// `no-obligation`). The type keeps its obligation: a leak is reported as RLC0010
+// (a warning) instead of being hidden, until a person writes the `[MustCall]` that
+// `infer` proposes. A written `[MustCall]` with no method, or a real resource,
+// decides it.
+// cases: 12
+using System;
+using System.IO;
+using RlcSharp.Annotations;
+
+namespace Cases.ReleasesNothing;
+
+public sealed class EmptyScope : IDisposable
+{
+    public void Dispose() { }
+}
+
+public sealed class FlagOnly : IDisposable
+{
+    private bool _disposed;
+    public bool IsDisposed => _disposed;
+    public void Dispose() => _disposed = true;
+}
+
+public class BaseDouble : IDisposable
+{
+    public virtual void Run() { }
+    public void Dispose() { }
+}
+
+public sealed class DerivedDouble : BaseDouble
+{
+    public override void Run() { }
+}
+
+[MustCall]
+public sealed class Declared : IDisposable
+{
+    public void Dispose() { }
+}
+
+public sealed class RealHolder : IDisposable
+{
+    private readonly Stream _stream;
+    public RealHolder(string path) { _stream = File.OpenRead(path); }
+    public void Dispose() => _stream.Dispose();
+}
+
+public static class Uses
+{
+    // CASE: an empty Dispose: the leak is reported apart, as a warning.
+    public static void EmptyNotDisposed()
+    {
+        var scope = new EmptyScope(); // expect: RLC0010
+        Console.WriteLine(scope);
+    }
+
+    // CASE: a Dispose that only sets a flag releases nothing either.
+    public static void FlagNotDisposed()
+    {
+        var f = new FlagOnly(); // expect: RLC0010
+        Console.WriteLine(f.IsDisposed);
+    }
+
+    // CASE: a subclass inherits the verdict of its base.
+    public static void SubclassNotDisposed()
+    {
+        var d = new DerivedDouble(); // expect: RLC0010
+        d.Run();
+    }
+
+    // CASE: a discarded result of such a type.
+    public static void Discarded()
+    {
+        new EmptyScope(); // expect: RLC0010
+    }
+
+    // CASE: disposed on some paths only.
+    public static void SomePaths(bool b)
+    {
+        var scope = new EmptyScope(); // expect: RLC0010
+        if (b)
+        {
+            scope.Dispose();
+        }
+    }
+
+    // CASE: lost only when an exception is thrown: still this rule, not RLC0002.
+    public static void OnException()
+    {
+        try
+        {
+            var scope = new EmptyScope(); // expect: RLC0010
+            Work();
+            scope.Dispose();
+        }
+        catch (InvalidOperationException)
+        {
+        }
+    }
+
+    // CASE: disposed with `using`: nothing to report.
+    public static void Disposed()
+    {
+        using var scope = new EmptyScope();
+        Console.WriteLine(scope);
+    }
+
+    // CASE: a written `[MustCall]` with no method removes the obligation.
+    public static void DeclaredNoObligation()
+    {
+        var d = new Declared();
+        Console.WriteLine(d);
+    }
+
+    // CASE: a type whose disposal releases a stream is a real leak (RLC0001).
+    public static void RealLeak(string path)
+    {
+        var h = new RealHolder(path); // expect: RLC0001
+        Console.WriteLine(h);
+    }
+
+    // CASE: returning it hands the obligation to the caller.
+    public static EmptyScope Make() => new EmptyScope();
+
+    // CASE: the caller of a factory of such a type leaks it too.
+    public static void FromFactory()
+    {
+        var s = Make(); // expect: RLC0010
+        Console.WriteLine(s);
+    }
+
+    // CASE: an interface-typed local of such a value.
+    public static void AsInterface()
+    {
+        IDisposable d = new EmptyScope(); // expect: RLC0010
+        Console.WriteLine(d);
+    }
+
+    private static void Work() { }
+}

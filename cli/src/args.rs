@@ -94,6 +94,14 @@ pub struct CheckArgs {
     /// Print only the findings: no progress and no summary.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Report only the findings FILE (a baseline written by --write-baseline)
+    /// does not hold; the exit status follows those.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (SARIF), to pass to --baseline later;
+    /// the exit status is then 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
     #[command(flatten)]
     pub config: ConfigArg,
 }
@@ -288,6 +296,7 @@ mod tests {
             &["infer", "--apply", "--check"],
             &["infer", "--allow-dirty"],
             &["infer", "--output", "a", "--patch-dir", "b"],
+            &["check", "--baseline", "a", "--write-baseline", "b"],
             &["frobnicate"],
             &[],
         ] {

@@ -194,6 +194,16 @@ fn sort(diags: &mut [Diagnostic], run: &CheckRun) {
 /// skipped methods, internal errors.
 fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // Fingerprints name files from the checked root, so that a baseline
+    // written in one checkout matches in another.
+    let root =
+        std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    let rel = |p: &Path| {
+        crate::render::relative_name(
+            &root,
+            &std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()),
+        )
+    };
     let base = run.loaded.index.files.len() as u32;
     let mut extra: Vec<ExtraFile> = Vec::new();
     let extra_id = |path: &Path, extra: &mut Vec<ExtraFile>| -> FileId {
@@ -227,7 +237,7 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         if note.severity == NoteSeverity::Warning {
             d.severity = Severity::Warning;
         }
-        d.fingerprint = format!("{}:{}:{}", d.rule, note.file.display(), note.message);
+        d.fingerprint = format!("{}:{}:{}", d.rule, rel(&note.file), note.message);
         out.push(d);
     }
     for note in &run.loaded.notes {
@@ -248,14 +258,19 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
             Span::new(file, start, end),
             "",
         );
-        d.fingerprint = format!("{}:{}:{}", note.rule, note.path.display(), note.message);
+        d.fingerprint = format!("{}:{}:{}", note.rule, rel(&note.path), note.message);
         out.push(d);
     }
+    let mut skipped_in_file: std::collections::HashMap<FileId, usize> = Default::default();
     for (span, reason) in &run.lowered.skipped {
         if *reason == SkipReason::TooDeep {
             let end = span.start.saturating_add(1).min(span.end);
             let mut d = rlc9005_method_skipped::too_deep(Span::new(span.file, span.start, end));
-            d.fingerprint = format!("{}:{}:{}", d.rule, span.file.0, span.start);
+            // Not the offset: a baseline must survive edits above the method.
+            let n = skipped_in_file.entry(span.file).or_default();
+            let path = run.file(span.file).map(|(p, _)| rel(p)).unwrap_or_default();
+            d.fingerprint = format!("{}:{path}:{n}", d.rule);
+            *n += 1;
             out.push(d);
         }
     }
@@ -285,6 +300,67 @@ fn offset_of(text: &str, line: u32, col: u32) -> u32 {
 fn line_end(text: &str, from: u32) -> u32 {
     let rest = text.get(from as usize..).unwrap_or("");
     from + rest.find('\n').unwrap_or(rest.len()) as u32
+}
+
+/// The findings left once the levels (`rlc-sharp.toml`'s `[rules]`, then
+/// `.editorconfig` and `.globalconfig`) and the suppressions in the sources
+/// are applied, with what each mechanism removed.
+pub fn kept_findings(
+    run: &CheckRun,
+    config: &crate::config::Config,
+) -> rlc_csharp::suppress::Suppressed {
+    use rlc_csharp::suppress::{LevelOrigin, Options};
+    let mut analyzer_configs = crate::editorconfig::AnalyzerConfigs::new();
+    // Options per file a finding is in, read before the pass that applies them.
+    let mut options: std::collections::HashMap<FileId, crate::editorconfig::Options> =
+        std::collections::HashMap::new();
+    for d in &run.diagnostics {
+        let file = d.primary.span.file;
+        if options.contains_key(&file) {
+            continue;
+        }
+        let path = run
+            .file(file)
+            .map(|(p, _)| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+        let source = path
+            .as_deref()
+            .filter(|p| p.extension().is_some_and(|e| e == "cs"));
+        let project_dir = match run.index().files.get(file.0 as usize).map(|f| f.origin) {
+            Some(rlc_csharp::index::Origin::Project(p)) => run
+                .workspace
+                .projects
+                .get(p as usize)
+                .and_then(|p| p.path.as_deref())
+                .and_then(Path::parent)
+                .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf())),
+            _ => None,
+        };
+        options.insert(
+            file,
+            analyzer_configs.options_for(source, project_dir.as_deref()),
+        );
+    }
+    let level = |d: &Diagnostic| {
+        config
+            .levels
+            .get(&d.rule)
+            .map(|l| (*l, LevelOrigin::Config))
+            .or_else(|| {
+                options
+                    .get(&d.primary.span.file)
+                    .and_then(|o| o.level(d.rule))
+                    .map(|l| (l, LevelOrigin::EditorConfig))
+            })
+    };
+    let units = rlc_csharp::suppress::source_units(run.index());
+    rlc_csharp::suppress::apply_with(
+        run.diagnostics.clone(),
+        &units,
+        &Options {
+            level: &level,
+            foreign: config.foreign_suppressions.unwrap_or(true),
+        },
+    )
 }
 
 /// The front end's statistics for `--stats` (`summary.stats` in JSON).

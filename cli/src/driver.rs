@@ -15,10 +15,13 @@ use rlc_core::{FileId, Span};
 use rlc_csharp::hir::SkipReason;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, embedded_library, load, lower_all, project_specs,
+    LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_all, project_specs, reload,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
+use rustc_hash::FxHashMap;
+
+use crate::progress::Progress;
 
 /// What to check and how.
 #[derive(Clone, Debug, Default)]
@@ -111,16 +114,18 @@ impl CheckRun {
 
 /// Runs discovery, the front end and the checker.
 pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
-    run_observed(opts, &mut |_| {})
+    run_observed(opts, &mut |_| {}, &Progress::hidden())
 }
 
 /// [`run`], calling `after` with each phase's name as it ends (the benchmark
-/// samples memory there).
+/// samples memory there) and showing the phases on `progress`.
 pub fn run_observed(
     opts: &RunOptions,
     after: &mut dyn FnMut(&'static str),
+    progress: &Progress,
 ) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
+    progress.phase("discover", None);
     let mut workspace = discover(&opts.paths)?;
     if !opts.exclude.is_empty() {
         for p in &mut workspace.projects {
@@ -131,13 +136,49 @@ pub fn run_observed(
     after("discovery");
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
-    let loaded = load(&project_specs(&workspace), &library);
+    let specs = project_specs(&workspace);
+    let files = specs.iter().map(|p| p.sources.len() as u64).sum();
+    progress.phase("parse + index", Some((files, "files")));
+    let loaded = load_observed(&specs, &library, &|| progress.inc());
     after("index");
+    Ok(analyze(workspace, loaded, opts, discovery, after, progress))
+}
+
+/// Checks again with the texts of some sources replaced in memory (by
+/// path): the other files keep their parse. `fix` verifies its edits so.
+pub fn recheck(run: CheckRun, opts: &RunOptions, changed: &FxHashMap<PathBuf, String>) -> CheckRun {
+    let CheckRun {
+        workspace, loaded, ..
+    } = run;
+    let loaded = reload(loaded, &project_specs(&workspace), changed);
+    analyze(
+        workspace,
+        loaded,
+        opts,
+        Duration::ZERO,
+        &mut |_| {},
+        &Progress::hidden(),
+    )
+}
+
+/// Lowers, infers and checks what `loaded` holds.
+fn analyze(
+    workspace: Workspace,
+    loaded: Loaded,
+    opts: &RunOptions,
+    discovery: Duration,
+    after: &mut dyn FnMut(&'static str),
+    progress: &Progress,
+) -> CheckRun {
     let t = Instant::now();
+    progress.phase("resolve + lower", None);
     let lowered = lower_all(&loaded.index);
     let lower = t.elapsed();
     after("resolve + lower");
     let t = Instant::now();
+    if opts.infer {
+        progress.phase("infer", None);
+    }
     let inference = opts
         .infer
         .then(|| infer(&loaded.index.program, &lowered.bodies));
@@ -149,9 +190,14 @@ pub fn run_observed(
         .map(|i| &i.program)
         .unwrap_or(&loaded.index.program);
     let checker = Checker::new(program, &lowered.bodies, &opts.check);
+    progress.phase("check", Some((lowered.bodies.len() as u64, "bodies")));
     let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
         .into_par_iter()
-        .flat_map_iter(|i| checker.check_body(BodyId(i)))
+        .flat_map_iter(|i| {
+            let found = checker.check_body(BodyId(i));
+            progress.inc();
+            found
+        })
         .collect();
     diagnostics.extend(checker.check_classes());
     let check = t.elapsed();
@@ -175,7 +221,7 @@ pub fn run_observed(
     diagnostics.extend(input_notes(&mut run));
     sort(&mut diagnostics, &run);
     run.diagnostics = diagnostics;
-    Ok(run)
+    run
 }
 
 /// Orders diagnostics by file path, position, then rule.

@@ -9,7 +9,9 @@
 //! - [`explain`]: rule pages and the rule list;
 //! - [`exit`]: the exit status;
 //! - [`baseline`]: `--baseline` and `--write-baseline`;
-//! - [`editorconfig`]: severities from `.editorconfig` and `.globalconfig`.
+//! - [`editorconfig`]: severities from `.editorconfig` and `.globalconfig`;
+//! - [`fix_cmd`]: `fix`, the fixes as a patch, each verified by a re-check;
+//! - [`progress`]: the phases on a terminal while a check runs.
 //!
 //! Suppressions are applied by [`rlc_csharp::suppress`], which sees the syntax.
 
@@ -20,5 +22,7 @@ pub mod driver;
 pub mod editorconfig;
 pub mod exit;
 pub mod explain;
+pub mod fix_cmd;
 pub mod infer_cmd;
+pub mod progress;
 pub mod render;

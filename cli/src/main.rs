@@ -10,6 +10,7 @@ use rlc_sharp::baseline::Baseline;
 use rlc_sharp::config::{Config, STARTER};
 use rlc_sharp::driver::{self, CheckRun, RunOptions};
 use rlc_sharp::exit::{self, Outcome};
+use rlc_sharp::progress::{Audience, Progress};
 use rlc_sharp::render::{self, Sources, Summary, human::HumanOptions};
 
 fn main() -> ExitCode {
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
             Err(e) => fail(&e.to_string()),
         },
         Command::Infer(args) => rlc_sharp::infer_cmd::run(args, color),
+        Command::Fix(args) => rlc_sharp::fix_cmd::run(args, color),
         Command::Init(args) => init(args),
         Command::Debug(cmd) => debug(cmd),
     }
@@ -78,7 +80,11 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         infer: settings.infer,
         exclude: config.exclude.clone(),
     };
-    let run = match driver::run(&opts) {
+    let machine_format = args.format != Format::Human;
+    let progress = Progress::new(Audience::current(args.quiet || machine_format));
+    let run = driver::run_observed(&opts, &mut |_| {}, &progress);
+    progress.finish();
+    let run = match run {
         Ok(run) => run,
         Err(e) => return fail(&e.to_string()),
     };

@@ -54,6 +54,19 @@ pub enum Command {
             come from RlcSharp.Annotations.cs, which `rlc-sharp init` adds to a project."
     )]
     Infer(InferArgs),
+    /// Fix leaks where the fix is certain, as a patch (or in place with --apply).
+    #[command(
+        long_about = "Fix leaks where the fix is certain, as a patch to review.\n\n\
+            A leaked local gets `using var` (`using (...) { }` before C# 8, `await using` in \
+            async methods for IAsyncDisposable values), a leaked temporary is hoisted into a \
+            `using` declaration, a leak on exception paths only gets try/finally, an owning field \
+            is disposed in the class's Dispose (the dispose pattern is added when there is none), \
+            and an owning field's old value is disposed before it is overwritten. Every fix is \
+            checked before it is offered: the edited code checks again without the finding, \
+            with no new finding, and parses. Findings without a certain fix are listed with why.\n\n\
+            By default prints a unified diff; --apply edits the files (on a clean git tree)."
+    )]
+    Fix(FixArgs),
     /// Add the annotation attributes and a starter rlc-sharp.toml to a project.
     #[command(long_about = "Prepare a project for rlc-sharp.\n\n\
             Writes RlcSharp.Annotations.cs (the [Owning], [MustCall], ... attribute types) \
@@ -94,6 +107,14 @@ pub struct CheckArgs {
     /// Print only the findings: no progress and no summary.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Report only the findings FILE (a baseline written by --write-baseline)
+    /// does not hold; the exit status follows those.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (SARIF), to pass to --baseline later;
+    /// the exit status is then 0.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
     #[command(flatten)]
     pub config: ConfigArg,
 }
@@ -136,6 +157,38 @@ pub struct InferArgs {
     /// evidence for each.
     #[arg(long, value_enum, default_value_t = InferFormat::Diff)]
     pub format: InferFormat,
+    #[command(flatten)]
+    pub config: ConfigArg,
+}
+
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    /// Solution, project, directory or .cs file to check [default: .]
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+    /// Fix only findings of these rules (ids or names; repeat or separate by
+    /// commas) [default: RLC0001, RLC0002, RLC0003, RLC0004].
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub rule: Vec<String>,
+    /// Fix only findings in files matching GLOB, relative to the current
+    /// directory (`src/**`, `src/App/Store.cs`); repeatable.
+    #[arg(long, value_name = "GLOB")]
+    pub only: Vec<String>,
+    /// Write the patch to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Edit the source files in place instead of printing a patch.
+    #[arg(long, conflicts_with = "output")]
+    pub apply: bool,
+    /// With --apply: edit files even if they have uncommitted changes.
+    #[arg(long, requires = "apply")]
+    pub allow_dirty: bool,
+    /// List every finding left without a fix, with why.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Print nothing on standard error but errors.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
     #[command(flatten)]
     pub config: ConfigArg,
 }
@@ -288,6 +341,9 @@ mod tests {
             &["infer", "--apply", "--check"],
             &["infer", "--allow-dirty"],
             &["infer", "--output", "a", "--patch-dir", "b"],
+            &["check", "--baseline", "a", "--write-baseline", "b"],
+            &["fix", "--allow-dirty"],
+            &["fix", "--apply", "--output", "p"],
             &["frobnicate"],
             &[],
         ] {

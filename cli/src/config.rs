@@ -8,6 +8,7 @@
 //! exception-model = "explicit"      # none | explicit | all
 //! exclude = ["**/Generated/**"]     # globs relative to this file's directory
 //! infer = true
+//! foreign-suppressions = true       # CA2000, IDISP..., ReSharper suppressions count
 //!
 //! [rules]
 //! RLC0001 = "error"                 # error | warning | note | off; ids or names
@@ -51,6 +52,10 @@ pub const STARTER: &str = r#"# rlc-sharp settings. Run `rlc-sharp explain` for t
 # exclude = ["**/Generated/**", "**/*.Designer.cs"]
 # Use the specifications `rlc-sharp infer` would propose while checking.
 # infer = true
+# Honour suppressions written for other analyzers of the same bugs:
+# `#pragma warning disable CA2000`, `[SuppressMessage(..., "IDISP001")]`,
+# `// ReSharper disable once NotDisposedResource`.
+# foreign-suppressions = true
 
 [rules]
 # Level per rule id or name: "error", "warning", "note" or "off".
@@ -74,6 +79,9 @@ pub struct Config {
     pub exception_model: Option<ExceptionModel>,
     pub infer: Option<bool>,
     pub exclude: Exclude,
+    /// Whether suppressions written for other analyzers (CA2000, IDISP...,
+    /// ReSharper) count; `None`: the default, yes.
+    pub foreign_suppressions: Option<bool>,
     /// Levels by rule id.
     pub levels: RuleLevels,
     /// The `usings` and `[[type]]` entries, for the front end's library model.
@@ -329,7 +337,12 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 const TOP_LEVEL: [&str; 4] = ["check", "rules", "usings", "type"];
-const CHECK_KEYS: [&str; 3] = ["exception-model", "exclude", "infer"];
+const CHECK_KEYS: [&str; 4] = [
+    "exception-model",
+    "exclude",
+    "infer",
+    "foreign-suppressions",
+];
 
 /// A config as read, before it is checked for problems.
 struct Document {
@@ -496,6 +509,10 @@ fn read_check(path: &Path, table: &DeTable<'_>, config: &mut Config, problems: &
                 None => problems.push(wrong_type(name, "true or false", value)),
             },
             "exclude" => config.exclude = read_exclude(path, value, problems),
+            "foreign-suppressions" => match value.get_ref().as_bool() {
+                Some(b) => config.foreign_suppressions = Some(b),
+                None => problems.push(wrong_type(name, "true or false", value)),
+            },
             _ => {
                 problems.push(misplaced(name, key.span()).unwrap_or_else(|| {
                     unknown_key(name, key.span(), &CHECK_KEYS, "a key of [check]")

@@ -15,10 +15,13 @@ use rlc_core::{FileId, Span};
 use rlc_csharp::hir::SkipReason;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, embedded_library, load, lower_all, project_specs,
+    LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_all, project_specs, reload,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
+use rustc_hash::FxHashMap;
+
+use crate::progress::Progress;
 
 /// What to check and how.
 #[derive(Clone, Debug, Default)]
@@ -111,16 +114,18 @@ impl CheckRun {
 
 /// Runs discovery, the front end and the checker.
 pub fn run(opts: &RunOptions) -> Result<CheckRun, DiscoverError> {
-    run_observed(opts, &mut |_| {})
+    run_observed(opts, &mut |_| {}, &Progress::hidden())
 }
 
 /// [`run`], calling `after` with each phase's name as it ends (the benchmark
-/// samples memory there).
+/// samples memory there) and showing the phases on `progress`.
 pub fn run_observed(
     opts: &RunOptions,
     after: &mut dyn FnMut(&'static str),
+    progress: &Progress,
 ) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
+    progress.phase("discover", None);
     let mut workspace = discover(&opts.paths)?;
     if !opts.exclude.is_empty() {
         for p in &mut workspace.projects {
@@ -131,13 +136,49 @@ pub fn run_observed(
     after("discovery");
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
-    let mut loaded = load(&project_specs(&workspace), &library);
+    let specs = project_specs(&workspace);
+    let files = specs.iter().map(|p| p.sources.len() as u64).sum();
+    progress.phase("parse + index", Some((files, "files")));
+    let loaded = load_observed(&specs, &library, &|| progress.inc());
     after("index");
+    Ok(analyze(workspace, loaded, opts, discovery, after, progress))
+}
+
+/// Checks again with the texts of some sources replaced in memory (by
+/// path): the other files keep their parse. `fix` verifies its edits so.
+pub fn recheck(run: CheckRun, opts: &RunOptions, changed: &FxHashMap<PathBuf, String>) -> CheckRun {
+    let CheckRun {
+        workspace, loaded, ..
+    } = run;
+    let loaded = reload(loaded, &project_specs(&workspace), changed);
+    analyze(
+        workspace,
+        loaded,
+        opts,
+        Duration::ZERO,
+        &mut |_| {},
+        &Progress::hidden(),
+    )
+}
+
+/// Lowers, infers and checks what `loaded` holds.
+fn analyze(
+    workspace: Workspace,
+    mut loaded: Loaded,
+    opts: &RunOptions,
+    discovery: Duration,
+    after: &mut dyn FnMut(&'static str),
+    progress: &Progress,
+) -> CheckRun {
     let t = Instant::now();
+    progress.phase("resolve + lower", None);
     let lowered = lower_all(&mut loaded.index);
     let lower = t.elapsed();
     after("resolve + lower");
     let t = Instant::now();
+    if opts.infer {
+        progress.phase("infer", None);
+    }
     let inference = opts
         .infer
         .then(|| infer(&loaded.index.program, &lowered.bodies));
@@ -149,9 +190,14 @@ pub fn run_observed(
         .map(|i| &i.program)
         .unwrap_or(&loaded.index.program);
     let checker = Checker::new(program, &lowered.bodies, &opts.check);
+    progress.phase("check", Some((lowered.bodies.len() as u64, "bodies")));
     let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
         .into_par_iter()
-        .flat_map_iter(|i| checker.check_body(BodyId(i)))
+        .flat_map_iter(|i| {
+            let found = checker.check_body(BodyId(i));
+            progress.inc();
+            found
+        })
         .collect();
     diagnostics.extend(checker.check_classes());
     let check = t.elapsed();
@@ -175,7 +221,7 @@ pub fn run_observed(
     diagnostics.extend(input_notes(&mut run));
     sort(&mut diagnostics, &run);
     run.diagnostics = diagnostics;
-    Ok(run)
+    run
 }
 
 /// Orders diagnostics by file path, position, then rule.
@@ -194,6 +240,16 @@ fn sort(diags: &mut [Diagnostic], run: &CheckRun) {
 /// skipped methods, internal errors.
 fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // Fingerprints name files from the checked root, so that a baseline
+    // written in one checkout matches in another.
+    let root =
+        std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    let rel = |p: &Path| {
+        crate::render::relative_name(
+            &root,
+            &std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()),
+        )
+    };
     let base = run.loaded.index.files.len() as u32;
     let mut extra: Vec<ExtraFile> = Vec::new();
     let extra_id = |path: &Path, extra: &mut Vec<ExtraFile>| -> FileId {
@@ -227,7 +283,7 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         if note.severity == NoteSeverity::Warning {
             d.severity = Severity::Warning;
         }
-        d.fingerprint = format!("{}:{}:{}", d.rule, note.file.display(), note.message);
+        d.fingerprint = format!("{}:{}:{}", d.rule, rel(&note.file), note.message);
         out.push(d);
     }
     for note in &run.loaded.notes {
@@ -248,14 +304,19 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
             Span::new(file, start, end),
             "",
         );
-        d.fingerprint = format!("{}:{}:{}", note.rule, note.path.display(), note.message);
+        d.fingerprint = format!("{}:{}:{}", note.rule, rel(&note.path), note.message);
         out.push(d);
     }
+    let mut skipped_in_file: std::collections::HashMap<FileId, usize> = Default::default();
     for (span, reason) in &run.lowered.skipped {
         if *reason == SkipReason::TooDeep {
             let end = span.start.saturating_add(1).min(span.end);
             let mut d = rlc9005_method_skipped::too_deep(Span::new(span.file, span.start, end));
-            d.fingerprint = format!("{}:{}:{}", d.rule, span.file.0, span.start);
+            // Not the offset: a baseline must survive edits above the method.
+            let n = skipped_in_file.entry(span.file).or_default();
+            let path = run.file(span.file).map(|(p, _)| rel(p)).unwrap_or_default();
+            d.fingerprint = format!("{}:{path}:{n}", d.rule);
+            *n += 1;
             out.push(d);
         }
     }
@@ -285,6 +346,67 @@ fn offset_of(text: &str, line: u32, col: u32) -> u32 {
 fn line_end(text: &str, from: u32) -> u32 {
     let rest = text.get(from as usize..).unwrap_or("");
     from + rest.find('\n').unwrap_or(rest.len()) as u32
+}
+
+/// The findings left once the levels (`rlc-sharp.toml`'s `[rules]`, then
+/// `.editorconfig` and `.globalconfig`) and the suppressions in the sources
+/// are applied, with what each mechanism removed.
+pub fn kept_findings(
+    run: &CheckRun,
+    config: &crate::config::Config,
+) -> rlc_csharp::suppress::Suppressed {
+    use rlc_csharp::suppress::{LevelOrigin, Options};
+    let mut analyzer_configs = crate::editorconfig::AnalyzerConfigs::new();
+    // Options per file a finding is in, read before the pass that applies them.
+    let mut options: std::collections::HashMap<FileId, crate::editorconfig::Options> =
+        std::collections::HashMap::new();
+    for d in &run.diagnostics {
+        let file = d.primary.span.file;
+        if options.contains_key(&file) {
+            continue;
+        }
+        let path = run
+            .file(file)
+            .map(|(p, _)| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+        let source = path
+            .as_deref()
+            .filter(|p| p.extension().is_some_and(|e| e == "cs"));
+        let project_dir = match run.index().files.get(file.0 as usize).map(|f| f.origin) {
+            Some(rlc_csharp::index::Origin::Project(p)) => run
+                .workspace
+                .projects
+                .get(p as usize)
+                .and_then(|p| p.path.as_deref())
+                .and_then(Path::parent)
+                .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf())),
+            _ => None,
+        };
+        options.insert(
+            file,
+            analyzer_configs.options_for(source, project_dir.as_deref()),
+        );
+    }
+    let level = |d: &Diagnostic| {
+        config
+            .levels
+            .get(&d.rule)
+            .map(|l| (*l, LevelOrigin::Config))
+            .or_else(|| {
+                options
+                    .get(&d.primary.span.file)
+                    .and_then(|o| o.level(d.rule))
+                    .map(|l| (l, LevelOrigin::EditorConfig))
+            })
+    };
+    let units = rlc_csharp::suppress::source_units(run.index());
+    rlc_csharp::suppress::apply_with(
+        run.diagnostics.clone(),
+        &units,
+        &Options {
+            level: &level,
+            foreign: config.foreign_suppressions.unwrap_or(true),
+        },
+    )
 }
 
 /// The front end's statistics for `--stats` (`summary.stats` in JSON).

@@ -7,14 +7,22 @@
 //! - [`config`]: `rlc-sharp.toml`, found upward from the checked path;
 //! - [`render`]: the output formats (human, JSON, SARIF, GitHub annotations);
 //! - [`explain`]: rule pages and the rule list;
-//! - [`exit`]: the exit status.
+//! - [`exit`]: the exit status;
+//! - [`baseline`]: `--baseline` and `--write-baseline`;
+//! - [`editorconfig`]: severities from `.editorconfig` and `.globalconfig`;
+//! - [`fix_cmd`]: `fix`, the fixes as a patch, each verified by a re-check;
+//! - [`progress`]: the phases on a terminal while a check runs.
 //!
 //! Suppressions are applied by [`rlc_csharp::suppress`], which sees the syntax.
 
 pub mod args;
+pub mod baseline;
 pub mod config;
 pub mod driver;
+pub mod editorconfig;
 pub mod exit;
 pub mod explain;
+pub mod fix_cmd;
 pub mod infer_cmd;
+pub mod progress;
 pub mod render;

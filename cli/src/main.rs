@@ -6,9 +6,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use rlc_sharp::args::{CheckArgs, Cli, ColorChoice, Command, DebugCommand, Format, InitArgs};
+use rlc_sharp::baseline::Baseline;
 use rlc_sharp::config::{Config, STARTER};
 use rlc_sharp::driver::{self, CheckRun, RunOptions};
 use rlc_sharp::exit::{self, Outcome};
+use rlc_sharp::progress::{Audience, Progress};
 use rlc_sharp::render::{self, Sources, Summary, human::HumanOptions};
 
 fn main() -> ExitCode {
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
             Err(e) => fail(&e.to_string()),
         },
         Command::Infer(args) => rlc_sharp::infer_cmd::run(args, color),
+        Command::Fix(args) => rlc_sharp::fix_cmd::run(args, color),
         Command::Init(args) => init(args),
         Command::Debug(cmd) => debug(cmd),
     }
@@ -64,6 +67,11 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
             return exit::code(Outcome::Failed);
         }
     };
+    let baseline = match args.baseline.as_deref().map(Baseline::read) {
+        Some(Ok(b)) => Some(b),
+        Some(Err(e)) => return fail(&e.to_string()),
+        None => None,
+    };
     let settings = config.check_settings(&args);
     let opts = RunOptions {
         paths,
@@ -72,12 +80,15 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         infer: settings.infer,
         exclude: config.exclude.clone(),
     };
-    let run = match driver::run(&opts) {
+    let machine_format = args.format != Format::Human;
+    let progress = Progress::new(Audience::current(args.quiet || machine_format));
+    let run = driver::run_observed(&opts, &mut |_| {}, &progress);
+    progress.finish();
+    let run = match run {
         Ok(run) => run,
         Err(e) => return fail(&e.to_string()),
     };
-    let units = rlc_csharp::suppress::source_units(run.index());
-    let suppressed = rlc_csharp::suppress::apply(run.diagnostics.clone(), &units, &config.levels);
+    let suppressed = driver::kept_findings(&run, &config);
     let stats = args.stats.then(|| driver::stats(&run));
     if let Some(stats) = &stats {
         eprint!("{}", driver::stats_text(stats));
@@ -85,16 +96,42 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
     if args.timings {
         eprint!("{}", render::timings(&run.timings.phases()));
     }
-    let summary = Summary {
+    let mut summary = Summary {
         files: run.source_files(),
         suppressed: suppressed.counts,
         stats,
+        baseline: None,
     };
-    let report = render_report(&run, &suppressed.kept, &summary, &args, color);
+    let mut findings = suppressed.kept;
+    if let Some(path) = &args.write_baseline {
+        let root =
+            std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+        let sources = Sources::for_diagnostics(&root, &findings, |id| run.file(id));
+        let sarif = render::sarif::render(&findings, &sources, &summary, &root);
+        if let Err(e) = rlc_csharp::annotate::write_atomically(path, &sarif) {
+            return fail(&format!("cannot write `{}`: {e}", path.display()));
+        }
+    }
+    if let Some(b) = &baseline {
+        let (new, counts) = b.new_findings(findings);
+        findings = new;
+        summary.baseline = Some(counts);
+    }
+    let report = render_report(&run, &findings, &summary, &args, color);
     if let Err(e) = emit(args.output.as_deref(), &report) {
         return fail(&e);
     }
-    exit::code(Outcome::Checked(&suppressed.kept))
+    if let Some(path) = &args.write_baseline {
+        if !args.quiet {
+            eprintln!(
+                "wrote a baseline of {} findings to `{}`",
+                findings.len(),
+                path.display()
+            );
+        }
+        return exit::code(Outcome::Done);
+    }
+    exit::code(Outcome::Checked(&findings))
 }
 
 fn render_report(
@@ -126,7 +163,17 @@ fn render_report(
         }
         Format::Sarif => {
             let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
-            render::sarif::render(diags, &sources, summary, &root)
+            let (log, cut) = render::sarif::render_limited(
+                diags,
+                &sources,
+                summary,
+                &root,
+                Some(render::sarif::GITHUB_LIMITS),
+            );
+            if let Some(cut) = cut {
+                eprintln!("warning: {cut}");
+            }
+            log
         }
         Format::Github => {
             // Annotations are placed by path from the repository (working) directory.

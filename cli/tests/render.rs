@@ -88,7 +88,7 @@ fn summary() -> Summary {
             pragma: 2,
             ..SuppressionCounts::default()
         },
-        stats: None,
+        ..Summary::default()
     }
 }
 
@@ -112,7 +112,7 @@ fn human_reports_look_like_rustc() {
         "warning[RLC0002]: `r` leaks 100% of the time",
         "--> src/My Lib/B.cs:2:30\n",
         "note[RLC9001]: syntax error",
-        "\n\nerror: 2 resource leaks found (1 error, 1 warning) in 2 files; 2 suppressed\n",
+        "\n\nerror: 2 resource leaks found (1 error, 1 warning) in 2 files; 2 suppressed (2 by #pragma)\n",
         "note: 1 report above about input that was not fully analysed\n",
     ] {
         assert!(out.contains(expected), "missing {expected:?} in\n{out}");
@@ -224,7 +224,8 @@ fn json_has_positions_labels_facts_and_counts() {
     );
     assert_eq!(
         s["suppressed"],
-        serde_json::json!({"config": 0, "pragma": 2, "attribute": 0, "global": 0})
+        serde_json::json!({"config": 0, "editorconfig": 0, "pragma": 2, "attribute": 0, "global": 0,
+            "net_analyzers": 0, "idisposable_analyzers": 0, "resharper": 0})
     );
     assert!(s.get("stats").is_none(), "stats only with --stats");
     let mut with_stats = summary();

@@ -9,9 +9,11 @@
 //! - [`lower`]: from a resolved body to the core IR;
 //! - [`suppress`]: after checking, the findings users silenced in the sources;
 //! - [`annotate`]: `infer`'s output, the inferred attributes written into the
-//!   source as a patch.
+//!   source as a patch;
+//! - [`fix`]: `fix`'s output, mechanical fixes of leaks as edits of the source.
 
 pub mod annotate;
+pub mod fix;
 pub mod hir;
 pub mod index;
 pub mod load;

@@ -61,6 +61,8 @@ pub struct Timings {
 
 pub struct Loaded {
     pub index: Index,
+    /// The library model's type facts, kept for [`reload`].
+    pub library_facts: rustc_hash::FxHashMap<String, LibraryTypeFacts>,
     pub notes: Vec<LoadNote>,
     pub timings: Timings,
     /// Bytes of C# read (sources only, not the model).
@@ -89,6 +91,16 @@ fn parse_options(defines: &[String]) -> ParseOptions {
 
 /// Reads, parses and indexes the projects and the library model.
 pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
+    load_observed(projects, library, &|| {})
+}
+
+/// [`load`], calling `on_file` (from any thread) as each source is parsed:
+/// the CLI's progress line counts files so.
+pub fn load_observed(
+    projects: &[ProjectSpec],
+    library: &[LibraryText],
+    on_file: &(dyn Fn() + Sync),
+) -> Loaded {
     let start = Instant::now();
     let mut notes = Vec::new();
     // Library model first: its files get the first ids.
@@ -134,7 +146,9 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
         .enumerate()
         .map(|(i, (p, path, defines))| {
             let id = FileId(base + i as u32);
-            read_and_parse(id, path, defines).map(|(s, f)| (s, f, *p))
+            let parsed = read_and_parse(id, path, defines).map(|(s, f)| (s, f, *p));
+            on_file();
+            parsed
         })
         .collect();
     let mut bytes = 0u64;
@@ -182,23 +196,111 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
     let start = Instant::now();
     let input = IndexInput {
         files,
-        projects: projects
-            .iter()
-            .map(|p| ProjectInput {
-                references: p.references.clone(),
-                global_usings: p.global_usings.clone(),
-            })
-            .collect(),
-        library_facts: facts,
+        projects: project_inputs(projects),
+        library_facts: facts.clone(),
     };
     let index = crate::index::build(input);
     let index_time = start.elapsed();
     Loaded {
         index,
+        library_facts: facts,
         notes,
         timings: Timings {
             read_parse,
             index: index_time,
+            lower: Duration::ZERO,
+        },
+        bytes,
+        lines,
+        syntax_error_files,
+    }
+}
+
+fn project_inputs(projects: &[ProjectSpec]) -> Vec<ProjectInput> {
+    projects
+        .iter()
+        .map(|p| ProjectInput {
+            references: p.references.clone(),
+            global_usings: p.global_usings.clone(),
+        })
+        .collect()
+}
+
+/// Loads `previous` again with some sources' texts replaced (`fix` checks its
+/// edits this way): the files in `changed` (by path) are parsed from the given
+/// text, every other file keeps its parse, and the index is built anew.
+pub fn reload(
+    previous: Loaded,
+    projects: &[ProjectSpec],
+    changed: &rustc_hash::FxHashMap<PathBuf, String>,
+) -> Loaded {
+    let start = Instant::now();
+    let Loaded {
+        index,
+        library_facts,
+        mut notes,
+        ..
+    } = previous;
+    let mut files = index.files;
+    let defines = |origin: Origin| match origin {
+        Origin::Project(p) => projects
+            .get(p as usize)
+            .map(|p| p.defines.as_slice())
+            .unwrap_or_default(),
+        Origin::Library => &[],
+    };
+    let reparsed: Vec<(usize, SourceFile, FileSyntax)> = files
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let text = changed.get(&f.source.path)?;
+            let opts = parse_options(defines(f.origin));
+            let syntax = catch_unwind(AssertUnwindSafe(|| parse_file(text, &opts))).ok()?;
+            let source = SourceFile::new(f.source.id, f.source.path.clone(), text.as_str());
+            Some((i, source, syntax))
+        })
+        .collect();
+    for (i, source, syntax) in reparsed {
+        notes.retain(|n| !(n.rule == RuleId::SyntaxError && n.path == source.path));
+        if let Some(first) = syntax.syntax_errors.first() {
+            notes.push(LoadNote {
+                rule: RuleId::SyntaxError,
+                path: source.path.clone(),
+                file: Some(source.id),
+                range: Some(first.range),
+                message: format!(
+                    "{}; the method containing it is not analysed",
+                    first.message
+                ),
+            });
+        }
+        files[i].source = source;
+        files[i].syntax = syntax;
+    }
+    let project_files = files
+        .iter()
+        .filter(|f| matches!(f.origin, Origin::Project(_)));
+    let (bytes, lines, syntax_error_files) = project_files.fold((0u64, 0u64, 0u64), |acc, f| {
+        (
+            acc.0 + f.source.text.len() as u64,
+            acc.1 + f.source.lines.line_count() as u64,
+            acc.2 + u64::from(!f.syntax.syntax_errors.is_empty()),
+        )
+    });
+    let read_parse = start.elapsed();
+    let start = Instant::now();
+    let index = crate::index::build(IndexInput {
+        files,
+        projects: project_inputs(projects),
+        library_facts: library_facts.clone(),
+    });
+    Loaded {
+        index,
+        library_facts,
+        notes,
+        timings: Timings {
+            read_parse,
+            index: start.elapsed(),
             lower: Duration::ZERO,
         },
         bytes,

@@ -13,6 +13,12 @@
 //! Targets are matched against declarations as written, without the semantic
 //! model: a parameter written `Stream` matches `System.IO.Stream` in a target, and
 //! namespaces, nesting, generic arity and parameter shapes must agree.
+//!
+//! Suppressions written for other analyzers of the same bugs (`CA2000`,
+//! `IDISP001`, ReSharper's `NotDisposedResource`, ...) count too, unless
+//! turned off: in pragmas, in `[SuppressMessage]` (any category, as Roslyn
+//! matches by id) and in ReSharper's `// ReSharper disable` comments; see
+//! [`foreign`].
 
 use std::collections::BTreeMap;
 
@@ -27,6 +33,11 @@ use crate::hir::{
     PragmaWarning, TypeDecl, TypeDeclId, TypeRef,
 };
 use crate::index::{Index, Origin};
+
+mod foreign;
+
+pub use foreign::Tool;
+use foreign::{ReSharperRegion, resharper_regions, tool_for};
 
 /// A rule's level as the config sets it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -82,6 +93,8 @@ pub struct SourceUnit<'a> {
     /// `[assembly: SuppressMessage]` and partial types apply across a project.
     pub project: u32,
     pub syntax: &'a FileSyntax,
+    /// The decoded text, where ReSharper's comments are read.
+    pub text: &'a str,
 }
 
 /// The project sources of an index (the library model cannot suppress anything).
@@ -94,6 +107,7 @@ pub fn source_units(index: &Index) -> Vec<SourceUnit<'_>> {
                 file: f.source.id,
                 project,
                 syntax: &f.syntax,
+                text: &f.source.text,
             }),
             Origin::Library => None,
         })
@@ -105,18 +119,75 @@ pub fn source_units(index: &Index) -> Vec<SourceUnit<'_>> {
 pub struct SuppressionCounts {
     /// Rules set to `off` in the config.
     pub config: usize,
-    /// `#pragma warning disable`.
+    /// Rules set to `none` or `silent` in `.editorconfig` or `.globalconfig`.
+    pub editorconfig: usize,
+    /// `#pragma warning disable` of rlc-sharp's rules.
     pub pragma: usize,
-    /// `[SuppressMessage]` on a type, member or accessor.
+    /// `[SuppressMessage]` of rlc-sharp's rules on a type, member or accessor.
     pub attribute: usize,
-    /// `[assembly: SuppressMessage]`.
+    /// `[assembly: SuppressMessage]` of rlc-sharp's rules.
     pub global: usize,
+    /// Suppressions of `CA2000` and `CA2213` (pragmas and attributes).
+    pub net_analyzers: usize,
+    /// Suppressions of IDisposableAnalyzers' `IDISP` rules.
+    pub idisposable_analyzers: usize,
+    /// ReSharper's `// ReSharper disable` comments and `[SuppressMessage("ReSharper", ...)]`.
+    pub resharper: usize,
 }
 
 impl SuppressionCounts {
     pub fn total(&self) -> usize {
-        self.config + self.pragma + self.attribute + self.global
+        self.config
+            + self.editorconfig
+            + self.pragma
+            + self.attribute
+            + self.global
+            + self.net_analyzers
+            + self.idisposable_analyzers
+            + self.resharper
     }
+
+    fn count(&mut self, by: By) {
+        *match by {
+            By::Own(Mechanism::Pragma) => &mut self.pragma,
+            By::Own(Mechanism::Attribute) => &mut self.attribute,
+            By::Own(Mechanism::Global) => &mut self.global,
+            By::Tool(Tool::NetAnalyzers) => &mut self.net_analyzers,
+            By::Tool(Tool::IDisposableAnalyzers) => &mut self.idisposable_analyzers,
+            By::Tool(Tool::ReSharper) => &mut self.resharper,
+        } += 1;
+    }
+}
+
+/// Where a level comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LevelOrigin {
+    /// `rlc-sharp.toml`'s `[rules]`.
+    Config,
+    /// `.editorconfig` or `.globalconfig`.
+    EditorConfig,
+}
+
+/// How [`apply_with`] decides.
+pub struct Options<'a> {
+    /// The level set for a finding, if any, and by what.
+    pub level: &'a dyn Fn(&Diagnostic) -> Option<(Level, LevelOrigin)>,
+    /// Whether suppressions written for other analyzers count.
+    pub foreign: bool,
+}
+
+/// Which suppression removed a finding.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum By {
+    Own(Mechanism),
+    Tool(Tool),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Mechanism {
+    Pragma,
+    Attribute,
+    Global,
 }
 
 /// The findings left after suppression, with their final severity.
@@ -134,16 +205,38 @@ pub fn apply(
     units: &[SourceUnit<'_>],
     levels: &RuleLevels,
 ) -> Suppressed {
+    let level = |d: &Diagnostic| levels.get(&d.rule).map(|l| (*l, LevelOrigin::Config));
+    apply_with(
+        diagnostics,
+        units,
+        &Options {
+            level: &level,
+            foreign: true,
+        },
+    )
+}
+
+/// [`apply`] with the levels and switches of `options`.
+pub fn apply_with(
+    diagnostics: Vec<Diagnostic>,
+    units: &[SourceUnit<'_>],
+    options: &Options<'_>,
+) -> Suppressed {
     let by_file: FxHashMap<FileId, &SourceUnit<'_>> = units.iter().map(|u| (u.file, u)).collect();
-    let projects = ProjectSuppressions::collect(units);
+    let projects = ProjectSuppressions::collect(units, options.foreign);
+    // Read where findings are, once per file.
+    let mut resharper: FxHashMap<FileId, Vec<ReSharperRegion>> = FxHashMap::default();
     let mut counts = SuppressionCounts::default();
     let mut kept = Vec::with_capacity(diagnostics.len());
     for mut d in diagnostics {
-        if let Some(level) = levels.get(&d.rule) {
+        if let Some((level, origin)) = (options.level)(&d) {
             match level.severity() {
                 Some(severity) => d.severity = severity,
                 None => {
-                    counts.config += 1;
+                    match origin {
+                        LevelOrigin::Config => counts.config += 1,
+                        LevelOrigin::EditorConfig => counts.editorconfig += 1,
+                    }
                     continue;
                 }
             }
@@ -153,24 +246,44 @@ pub fn apply(
             continue;
         };
         let offset = d.primary.span.start;
-        if pragma_disables(&unit.syntax.pragmas, r, offset) {
-            counts.pragma += 1;
+        if let Some(by) = pragma_disables(&unit.syntax.pragmas, r, offset, options.foreign) {
+            counts.count(by);
             continue;
         }
         let place = Place::of(unit.syntax, offset);
         let project = projects.get(&unit.project);
-        if place.local_attrs().any(|a| suppresses(a, r))
-            || project.is_some_and(|p| place.type_names.iter().any(|t| p.type_suppresses(t, r)))
-        {
-            counts.attribute += 1;
+        let attribute = place
+            .local_attrs()
+            .find_map(|a| suppresses(a, r, options.foreign))
+            .or_else(|| {
+                project.and_then(|p| {
+                    place
+                        .type_names
+                        .iter()
+                        .find_map(|t| p.type_suppresses(t, r))
+                })
+            });
+        if let Some(by) = attribute {
+            counts.count(by);
             continue;
         }
-        if project.is_some_and(|p| {
+        if let Some(by) = project.and_then(|p| {
             p.globals
                 .iter()
-                .any(|g| g.rule == r.id && g.target.covers(&place))
+                .find(|g| g.rule == r.id && g.target.covers(&place))
+                .map(|g| g.by)
         }) {
-            counts.global += 1;
+            counts.count(by);
+            continue;
+        }
+        if options.foreign
+            && resharper
+                .entry(unit.file)
+                .or_insert_with(|| resharper_regions(unit.text))
+                .iter()
+                .any(|region| region.covers(offset, r.id))
+        {
+            counts.count(By::Tool(Tool::ReSharper));
             continue;
         }
         kept.push(d);
@@ -178,22 +291,48 @@ pub fn apply(
     Suppressed { kept, counts }
 }
 
-/// Whether `#pragma warning` directives before `offset` leave `rule` disabled.
-/// A directive naming the rule overrides an earlier one naming none, as in C#.
-fn pragma_disables(pragmas: &[PragmaWarning], rule: &Rule, offset: u32) -> bool {
+/// Whether `#pragma warning` directives before `offset` leave `rule` disabled,
+/// and by what. A directive naming the rule overrides an earlier one naming
+/// none, as in C#; with `foreign`, ids of other analyzers for the same bug
+/// count as the rule's.
+fn pragma_disables(
+    pragmas: &[PragmaWarning],
+    rule: &Rule,
+    offset: u32,
+    foreign: bool,
+) -> Option<By> {
     let mut ordered: Vec<&PragmaWarning> = pragmas.iter().filter(|p| p.offset < offset).collect();
     ordered.sort_by_key(|p| p.offset);
     let mut all = false;
     let mut this_rule = None;
+    // Per foreign id as written (upper case): whether it is disabled.
+    let mut others: Vec<(String, Tool, bool)> = Vec::new();
     for p in ordered {
         if p.ids.is_empty() {
             all = p.disable;
             this_rule = None;
-        } else if p.ids.iter().any(|id| names(id, rule)) {
-            this_rule = Some(p.disable);
+            others.clear();
+            continue;
+        }
+        for id in &p.ids {
+            if names(id, rule) {
+                this_rule = Some(p.disable);
+            } else if let Some(tool) = tool_for(id, rule.id).filter(|_| foreign) {
+                let id = id.to_ascii_uppercase();
+                match others.iter_mut().find(|(o, ..)| *o == id) {
+                    Some(entry) => entry.2 = p.disable,
+                    None => others.push((id, tool, p.disable)),
+                }
+            }
         }
     }
-    this_rule.unwrap_or(all)
+    if this_rule.unwrap_or(all) {
+        return Some(By::Own(Mechanism::Pragma));
+    }
+    others
+        .iter()
+        .find(|(.., disabled)| *disabled)
+        .map(|(_, tool, _)| By::Tool(*tool))
 }
 
 /// `RLC0001`, `resource-leak`, or Roslyn's `RLC0001:resource-leak` form.
@@ -204,14 +343,55 @@ fn names(written: &str, r: &Rule) -> bool {
         .is_some_and(|found| found.id == r.id)
 }
 
-/// A `SuppressMessage` attribute of ours.
+/// A `SuppressMessage` attribute that silences a rule of ours.
 struct SuppressMessage<'a> {
-    rule: &'static Rule,
+    rule: RuleId,
+    by: By,
     scope: Option<&'a str>,
     target: Option<&'a str>,
 }
 
-fn suppress_message(attr: &Attribute) -> Option<SuppressMessage<'_>> {
+/// What a `SuppressMessage` attribute silences: our rules by category
+/// `rlc-sharp`, and with `foreign` the rules whose bug another analyzer's
+/// check id names (Roslyn matches those by id, whatever the category).
+fn suppress_messages(attr: &Attribute, foreign: bool) -> Vec<SuppressMessage<'_>> {
+    let Some(s) = suppress_message(attr) else {
+        return Vec::new();
+    };
+    if let Some(rule) = s.rule {
+        return vec![SuppressMessage {
+            rule: rule.id,
+            by: By::Own(Mechanism::Attribute),
+            scope: s.scope,
+            target: s.target,
+        }];
+    }
+    if !foreign {
+        return Vec::new();
+    }
+    rlc_core::rules::RULES
+        .iter()
+        .filter_map(|r| {
+            Some(SuppressMessage {
+                rule: r.id,
+                by: By::Tool(tool_for(s.check_id, r.id)?),
+                scope: s.scope,
+                target: s.target,
+            })
+        })
+        .collect()
+}
+
+/// A `SuppressMessage` attribute as written.
+struct Written<'a> {
+    /// Ours, when the category is rlc-sharp's.
+    rule: Option<&'static Rule>,
+    check_id: &'a str,
+    scope: Option<&'a str>,
+    target: Option<&'a str>,
+}
+
+fn suppress_message(attr: &Attribute) -> Option<Written<'_>> {
     if !matches!(
         attr.simple_name(),
         "SuppressMessage" | "UnconditionalSuppressMessage"
@@ -235,15 +415,17 @@ fn suppress_message(attr: &Attribute) -> Option<SuppressMessage<'_>> {
         .map(|a| as_str(&a.value));
     let category = positional.next().flatten().or_else(|| named("category"))?;
     let check_id = positional.next().flatten().or_else(|| named("checkId"))?;
-    if !(category.eq_ignore_ascii_case("rlc-sharp") || category.eq_ignore_ascii_case("RlcSharp")) {
-        return None;
-    }
+    let ours =
+        category.eq_ignore_ascii_case("rlc-sharp") || category.eq_ignore_ascii_case("RlcSharp");
     let id = check_id
         .split_once(':')
         .map_or(check_id, |(id, _)| id)
         .trim();
-    Some(SuppressMessage {
-        rule: rule(id).or_else(|| rule(check_id.trim()))?,
+    Some(Written {
+        rule: ours
+            .then(|| rule(id).or_else(|| rule(check_id.trim())))
+            .flatten(),
+        check_id,
         scope: named("Scope"),
         target: named("Target"),
     })
@@ -256,8 +438,12 @@ fn as_str(v: &AttrValue) -> Option<&str> {
     }
 }
 
-fn suppresses(attr: &Attribute, r: &Rule) -> bool {
-    suppress_message(attr).is_some_and(|s| s.rule.id == r.id)
+/// Whether the attribute on a member silences `r`, and by what.
+fn suppresses(attr: &Attribute, r: &Rule, foreign: bool) -> Option<By> {
+    suppress_messages(attr, foreign)
+        .into_iter()
+        .find(|s| s.rule == r.id)
+        .map(|s| s.by)
 }
 
 /// The declarations around a finding.
@@ -381,21 +567,21 @@ fn type_segment(t: &TypeDecl) -> String {
 #[derive(Default)]
 struct ProjectSuppressions {
     /// Rules suppressed on some part of a type, by documentation-id type name.
-    types: FxHashMap<String, Vec<RuleId>>,
+    types: FxHashMap<String, Vec<(RuleId, By)>>,
     globals: Vec<GlobalSuppression>,
 }
 
 impl ProjectSuppressions {
-    fn collect(units: &[SourceUnit<'_>]) -> FxHashMap<u32, ProjectSuppressions> {
+    fn collect(units: &[SourceUnit<'_>], foreign: bool) -> FxHashMap<u32, ProjectSuppressions> {
         let mut out: FxHashMap<u32, ProjectSuppressions> = FxHashMap::default();
         for unit in units {
             let syntax = unit.syntax;
             for (i, t) in syntax.types.iter().enumerate() {
-                let rules: Vec<RuleId> = t
+                let rules: Vec<(RuleId, By)> = t
                     .attrs
                     .iter()
-                    .filter_map(suppress_message)
-                    .map(|s| s.rule.id)
+                    .flat_map(|a| suppress_messages(a, foreign))
+                    .map(|s| (s.rule, s.by))
                     .collect();
                 if rules.is_empty() {
                     continue;
@@ -412,13 +598,20 @@ impl ProjectSuppressions {
                     .or_default()
                     .extend(rules);
             }
-            let globals = syntax.global_attrs.iter().filter_map(|a| {
-                let s = suppress_message(a)?;
-                Some(GlobalSuppression {
-                    rule: s.rule.id,
-                    target: GlobalTarget::parse(s.scope, s.target)?,
-                })
-            });
+            let globals = syntax
+                .global_attrs
+                .iter()
+                .flat_map(|a| suppress_messages(a, foreign))
+                .filter_map(|s| {
+                    Some(GlobalSuppression {
+                        rule: s.rule,
+                        by: match s.by {
+                            By::Own(_) => By::Own(Mechanism::Global),
+                            tool => tool,
+                        },
+                        target: GlobalTarget::parse(s.scope, s.target)?,
+                    })
+                });
             let globals: Vec<GlobalSuppression> = globals.collect();
             if !globals.is_empty() {
                 out.entry(unit.project).or_default().globals.extend(globals);
@@ -427,15 +620,18 @@ impl ProjectSuppressions {
         out
     }
 
-    fn type_suppresses(&self, type_name: &str, r: &Rule) -> bool {
+    fn type_suppresses(&self, type_name: &str, r: &Rule) -> Option<By> {
         self.types
-            .get(type_name)
-            .is_some_and(|rules| rules.contains(&r.id))
+            .get(type_name)?
+            .iter()
+            .find(|(rule, _)| *rule == r.id)
+            .map(|(_, by)| *by)
     }
 }
 
 struct GlobalSuppression {
     rule: RuleId,
+    by: By,
     target: GlobalTarget,
 }
 

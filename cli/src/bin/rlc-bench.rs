@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use rlc_sharp::driver::{RunOptions, run_observed};
+use rlc_sharp::progress::Progress;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -48,7 +49,11 @@ fn main() {
     };
     let mut peaks: Vec<(&str, Option<u64>)> = Vec::new();
     let t = Instant::now();
-    let run = match run_observed(&opts, &mut |phase| peaks.push((phase, peak_kb()))) {
+    let run = match run_observed(
+        &opts,
+        &mut |phase| peaks.push((phase, peak_kb())),
+        &Progress::hidden(),
+    ) {
         Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");

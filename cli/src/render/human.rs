@@ -109,14 +109,26 @@ fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
 fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std::io::Result<()> {
     let findings: Vec<&Diagnostic> = diags.iter().filter(|d| !is_input_note(d.rule)).collect();
     let counts = Counts::of(findings.iter().copied());
-    let suppressed = match summary.suppressed.total() {
+    let mut suppressed = match summary.suppressed.total() {
         0 => String::new(),
-        n => format!("; {n} suppressed"),
+        n => format!("; {n} suppressed ({})", suppressed_by(&summary.suppressed)),
     };
+    // With a baseline the findings are the new ones; say what else it held.
+    let new = if summary.baseline.is_some() {
+        "new "
+    } else {
+        ""
+    };
+    if let Some(b) = &summary.baseline {
+        suppressed = format!(
+            "; {} unchanged (in the baseline), {} fixed{suppressed}",
+            b.unchanged, b.fixed
+        );
+    }
     if findings.is_empty() {
         writeln!(
             out,
-            "no leaks found in {}{suppressed}",
+            "no {new}leaks found in {}{suppressed}",
             plural(summary.files, "file")
         )?;
     } else {
@@ -137,7 +149,7 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
             .unwrap_or(Severity::Note);
         let message = format!(
             "{} found ({}) in {}{suppressed}",
-            plural(findings.len(), "resource leak"),
+            plural(findings.len(), &format!("{new}resource leak")),
             parts.join(", "),
             plural(files.len(), "file")
         );
@@ -152,6 +164,25 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
         headline(out, Severity::Note, &message)?;
     }
     Ok(())
+}
+
+/// "2 by #pragma, 1 written for CA2000/CA2213": the mechanisms that removed findings.
+fn suppressed_by(c: &rlc_csharp::suppress::SuppressionCounts) -> String {
+    [
+        (c.config, "by rlc-sharp.toml"),
+        (c.editorconfig, "by .editorconfig"),
+        (c.pragma, "by #pragma"),
+        (c.attribute, "by [SuppressMessage]"),
+        (c.global, "by [assembly: SuppressMessage]"),
+        (c.net_analyzers, "written for CA2000/CA2213"),
+        (c.idisposable_analyzers, "written for IDisposableAnalyzers"),
+        (c.resharper, "written for ReSharper"),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, how)| format!("{n} {how}"))
+    .collect::<Vec<_>>()
+    .join(", ")
 }
 
 fn plural(n: usize, what: &str) -> String {

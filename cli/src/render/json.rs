@@ -72,6 +72,8 @@ struct SummaryObject<'a> {
     by_rule: BTreeMap<&'static str, usize>,
     suppressed: SuppressionCounts,
     #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<crate::baseline::BaselineCounts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<&'a Map<String, Value>>,
 }
 
@@ -98,6 +100,7 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary) ->
             },
             by_rule: counts.by_rule,
             suppressed: summary.suppressed,
+            baseline: summary.baseline,
             stats: summary.stats.as_ref(),
         },
     };

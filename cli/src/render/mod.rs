@@ -34,6 +34,9 @@ pub struct Summary {
     pub suppressed: SuppressionCounts,
     /// Front-end statistics (`--stats`), with the front end's keys.
     pub stats: Option<serde_json::Map<String, serde_json::Value>>,
+    /// With `--baseline`: how the findings compare with it (the findings
+    /// given to the renderers are then the new ones).
+    pub baseline: Option<crate::baseline::BaselineCounts>,
 }
 
 /// Rules `RLC9xxx` are about the input (syntax errors, project files, skipped

@@ -18,6 +18,21 @@ pub const INFORMATION_URI: &str = "https://github.com/rlc-sharp/rlc-sharp";
 pub const FINGERPRINT_KEY: &str = "rlcSharp/v1";
 const SRCROOT: &str = "%SRCROOT%";
 
+/// Most a SARIF consumer accepts: results per run and locations (the
+/// primary one and the related ones) per result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub results: usize,
+    pub locations: usize,
+}
+
+/// GitHub code scanning rejects a run with more results or a result with more
+/// locations ("SARIF results exceed hard limit" in GitHub's documentation).
+pub const GITHUB_LIMITS: Limits = Limits {
+    results: 25_000,
+    locations: 1_000,
+};
+
 /// The SARIF log, pretty-printed, with a final newline. `root` is the checked
 /// root the file names in `sources` are relative to; it should be absolute.
 pub fn render(
@@ -26,6 +41,51 @@ pub fn render(
     summary: &Summary,
     root: &Path,
 ) -> String {
+    render_limited(diags, sources, summary, root, None).0
+}
+
+/// [`render`] within `limits`: past them the most severe results are kept
+/// (in their order) and related locations are dropped from the end. The
+/// second value says what was cut; the log says it too, as a tool
+/// notification of its invocation.
+pub fn render_limited(
+    diags: &[Diagnostic],
+    sources: &Sources<'_>,
+    summary: &Summary,
+    root: &Path,
+    limits: Option<Limits>,
+) -> (String, Option<String>) {
+    let mut notes = Vec::new();
+    let kept: Vec<&Diagnostic> = match limits {
+        Some(l) if diags.len() > l.results => {
+            let mut order: Vec<usize> = (0..diags.len()).collect();
+            // Stable: equal severities keep the report's order.
+            order.sort_by_key(|&i| std::cmp::Reverse(diags[i].severity));
+            let mut keep: Vec<usize> = order.into_iter().take(l.results).collect();
+            keep.sort_unstable();
+            notes.push(format!(
+                "rlc-sharp found {} results; only the {} most severe are in this log, the most a SARIF upload to GitHub code scanning accepts",
+                diags.len(),
+                l.results
+            ));
+            keep.into_iter().map(|i| &diags[i]).collect()
+        }
+        _ => diags.iter().collect(),
+    };
+    let max_related = limits.map(|l| l.locations.saturating_sub(1));
+    let mut results = Vec::with_capacity(kept.len());
+    let mut cut_related = 0;
+    for d in kept {
+        let (r, cut) = result(d, sources, max_related, summary.baseline.is_some());
+        cut_related += usize::from(cut);
+        results.push(r);
+    }
+    if cut_related > 0 {
+        notes.push(format!(
+            "{cut_related} results have more locations than GitHub code scanning accepts ({}); their last related locations are left out",
+            limits.map_or(0, |l| l.locations)
+        ));
+    }
     let mut base = Map::new();
     if root.is_absolute() {
         base.insert(
@@ -50,16 +110,37 @@ pub fn render(
             }},
             "originalUriBaseIds": {SRCROOT: base},
             "columnKind": "unicodeCodePoints",
-            "results": diags.iter().map(|d| result(d, sources)).collect::<Vec<_>>(),
+            "results": results,
             "properties": {
                 "files": summary.files,
                 "suppressed": serde_json::to_value(summary.suppressed).unwrap_or_default(),
             },
         }],
     });
+    let mut log = log;
+    if let Some(run) = log.pointer_mut("/runs/0").and_then(Value::as_object_mut) {
+        if let Some(b) = &summary.baseline
+            && let Some(Value::Object(props)) = run.get_mut("properties")
+        {
+            props.insert(
+                "baseline".into(),
+                serde_json::to_value(b).unwrap_or_default(),
+            );
+        }
+        if !notes.is_empty() {
+            let notifications: Vec<Value> = notes
+                .iter()
+                .map(|n| json!({"level": "warning", "message": {"text": n}}))
+                .collect();
+            run.insert(
+                "invocations".into(),
+                json!([{"executionSuccessful": true, "toolExecutionNotifications": notifications}]),
+            );
+        }
+    }
     let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
     text.push('\n');
-    text
+    (text, (!notes.is_empty()).then(|| notes.join("; ")))
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -93,7 +174,15 @@ fn first_paragraph(page: &str) -> Option<&str> {
     (!para.is_empty() && !para.starts_with('#')).then_some(para)
 }
 
-fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
+/// A result; with `max_related`, at most that many related locations (the
+/// second value says whether some were left out). `new` marks it as absent
+/// from the baseline the run was compared with.
+fn result(
+    d: &Diagnostic,
+    sources: &Sources<'_>,
+    max_related: Option<usize>,
+    new: bool,
+) -> (Value, bool) {
     let mut r = Map::new();
     r.insert("ruleId".into(), d.rule.code().into());
     if let Some(i) = RULES.iter().position(|x| x.id == d.rule) {
@@ -103,7 +192,7 @@ fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
     r.insert("message".into(), json!({"text": d.message}));
     let primary: Vec<Value> = location(&d.primary, sources).into_iter().collect();
     r.insert("locations".into(), primary.into());
-    let related: Vec<Value> = d
+    let mut related: Vec<Value> = d
         .secondary
         .iter()
         .filter_map(|l| location(l, sources))
@@ -115,8 +204,15 @@ fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
             loc
         })
         .collect();
+    let cut = max_related.is_some_and(|m| related.len() > m);
+    if let Some(m) = max_related {
+        related.truncate(m);
+    }
     if !related.is_empty() {
         r.insert("relatedLocations".into(), related.into());
+    }
+    if new {
+        r.insert("baselineState".into(), "new".into());
     }
     if !d.fingerprint.is_empty() {
         r.insert(
@@ -141,7 +237,7 @@ fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
         "properties".into(),
         json!({"notes": d.notes, "help": d.help, "facts": facts}),
     );
-    Value::Object(r)
+    (Value::Object(r), cut)
 }
 
 fn location(label: &Label, sources: &Sources<'_>) -> Option<Value> {
@@ -218,6 +314,83 @@ mod tests {
             is_absolute_name("/x/a.cs")
                 && is_absolute_name("C:/x")
                 && !is_absolute_name("src/a.cs")
+        );
+    }
+
+    #[test]
+    fn limits_keep_the_most_severe_results_and_say_so() {
+        use rlc_core::rules::{RuleId, Severity};
+        use rlc_core::{FileId, Span};
+        let mut sources = Sources::new();
+        sources.add(FileId(0), "a.cs", "0123456789\n");
+        let at = |i: u32| Label {
+            span: Span::new(FileId(0), i, i + 1),
+            message: format!("at {i}"),
+        };
+        let diag = |severity, i: u32, related: u32| {
+            let mut d = Diagnostic::new(RuleId::ResourceLeak, format!("d{i}"), at(i));
+            d.severity = severity;
+            d.secondary = (0..related).map(at).collect();
+            d
+        };
+        let diags = [
+            diag(Severity::Note, 0, 0),
+            diag(Severity::Error, 1, 5),
+            diag(Severity::Warning, 2, 0),
+            diag(Severity::Error, 3, 0),
+        ];
+        let limits = Limits {
+            results: 3,
+            locations: 3,
+        };
+        let (text, cut) = render_limited(
+            &diags,
+            &sources,
+            &Summary::default(),
+            Path::new("/r"),
+            Some(limits),
+        );
+        let log: Value = serde_json::from_str(&text).unwrap();
+        let run = &log["runs"][0];
+        let messages: Vec<&str> = run["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["message"]["text"].as_str().unwrap())
+            .collect();
+        // The note goes; the others keep their order.
+        assert_eq!(messages, ["d1", "d2", "d3"]);
+        assert_eq!(
+            run["results"][0]["relatedLocations"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        let cut = cut.expect("something was cut");
+        assert!(
+            cut.contains("4 results") && cut.contains("1 results have more locations"),
+            "{cut}"
+        );
+        assert_eq!(
+            run["invocations"][0]["toolExecutionNotifications"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        // Within the limits nothing changes.
+        let (full, none) = render_limited(
+            &diags,
+            &sources,
+            &Summary::default(),
+            Path::new("/r"),
+            Some(GITHUB_LIMITS),
+        );
+        assert!(none.is_none());
+        assert_eq!(
+            full,
+            render(&diags, &sources, &Summary::default(), Path::new("/r"))
         );
     }
 

@@ -32,11 +32,11 @@
 mod apply;
 mod attr;
 mod diff;
-mod edit;
+pub(crate) mod edit;
 mod locate;
 mod place;
 mod project;
-mod syntax;
+pub(crate) mod syntax;
 mod usings;
 
 use std::cell::OnceCell;

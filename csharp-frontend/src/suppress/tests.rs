@@ -175,6 +175,7 @@ fn unit(file: u32, project: u32, syntax: &FileSyntax) -> SourceUnit<'_> {
         file: FileId(file),
         project,
         syntax,
+        text: "",
     }
 }
 
@@ -234,6 +235,109 @@ fn pragmas_disable_and_restore_by_id_name_or_all() {
     let (left, counts) = kept(diags, &units);
     assert_eq!(left, vec![50, 51, 151, 250, 251, 351, 450, 451, 651]);
     assert_eq!(counts.pragma, 5);
+}
+
+#[test]
+fn other_analyzers_pragmas_count_for_the_same_bug_by_tool() {
+    let pragma = |offset, disable, ids: &[&str]| PragmaWarning {
+        offset,
+        disable,
+        ids: ids.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut syntax = file("N", vec![]);
+    syntax.pragmas = vec![
+        pragma(100, true, &["CA2000"]),
+        pragma(200, false, &["ca2000"]),
+        pragma(300, true, &["IDISP002", "CA1001"]),
+        pragma(400, false, &["IDISP002"]),
+    ];
+    let units = [unit(0, 0, &syntax)];
+    let diags = vec![
+        diag(0, 150, "RLC0001"),
+        diag(0, 151, "RLC0002"),
+        diag(0, 152, "RLC0003"),
+        diag(0, 250, "RLC0001"),
+        diag(0, 350, "RLC0003"),
+        diag(0, 351, "RLC0001"),
+        diag(0, 450, "RLC0003"),
+    ];
+    let (left, counts) = kept(diags.clone(), &units);
+    assert_eq!(left, vec![152, 250, 351, 450]);
+    assert_eq!(
+        (
+            counts.net_analyzers,
+            counts.idisposable_analyzers,
+            counts.pragma
+        ),
+        (2, 1, 0)
+    );
+    // Turned off, only rlc-sharp's own suppressions count.
+    let no_level = |_: &Diagnostic| None;
+    let off = apply_with(
+        diags,
+        &units,
+        &Options {
+            level: &no_level,
+            foreign: false,
+        },
+    );
+    assert_eq!(off.kept.len(), 7);
+    assert_eq!(off.counts.total(), 0);
+}
+
+#[test]
+fn other_analyzers_attributes_and_resharper_comments() {
+    let mut open = method("Open", (100, 200), vec![]);
+    open.attrs.push(attr(
+        "SuppressMessage",
+        &[
+            "Microsoft.Reliability",
+            "CA2000:Dispose objects before losing scope",
+        ],
+        &[("Justification", "pooled")],
+    ));
+    let mut names = method("Names", (300, 400), vec![]);
+    names.attrs.push(attr(
+        "SuppressMessage",
+        &["ReSharper", "NotDisposedResource"],
+        &[],
+    ));
+    let mut holder = class("Holder", (500, 700), vec![]);
+    holder.attrs.push(attr(
+        "SuppressMessage",
+        &[
+            "IDisposableAnalyzers.Correctness",
+            "IDISP002:Dispose member",
+        ],
+        &[],
+    ));
+    let mut syntax = file("N", vec![class("C", (10, 450), vec![open, names]), holder]);
+    syntax
+        .global_attrs
+        .push(global("IDISP001", "member", "~M:N.C.Open"));
+    let mut text = " ".repeat(1000);
+    let comment = "\n// ReSharper disable once NotDisposedResource\nvar x = new X();\n";
+    text.replace_range(800..800 + comment.len(), comment);
+    let units = [SourceUnit {
+        text: &text,
+        ..unit(0, 0, &syntax)
+    }];
+    let at_x = 800 + comment.find("new X").unwrap() as u32;
+    let diags = vec![
+        diag(0, 150, "RLC0001"),
+        diag(0, 151, "RLC0003"),
+        diag(0, 350, "RLC0002"),
+        diag(0, 600, "RLC0003"),
+        diag(0, 601, "RLC0001"),
+        diag(0, at_x, "RLC0001"),
+        diag(0, 950, "RLC0001"),
+    ];
+    let (left, counts) = kept(diags, &units);
+    assert_eq!(left, vec![151, 601, 950]);
+    assert_eq!(counts.net_analyzers, 1);
+    assert_eq!(counts.idisposable_analyzers, 1);
+    assert_eq!(counts.resharper, 2);
+    assert_eq!(counts.attribute, 0);
 }
 
 #[test]

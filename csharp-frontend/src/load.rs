@@ -13,7 +13,7 @@ use rlc_core::rules::RuleId;
 use rlc_core::{FileId, Span, ir};
 use rustc_hash::FxHashSet;
 
-use crate::hir::{FileSyntax, SkipReason, TextRange};
+use crate::hir::{FileSyntax, TextRange};
 use crate::index::{
     FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
 };
@@ -167,6 +167,13 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
                         });
                     }
                 }
+                notes.extend(syntax.limits.iter().map(|l| LoadNote {
+                    rule: RuleId::MethodSkipped,
+                    path: source.path.clone(),
+                    file: Some(id),
+                    range: Some(l.range),
+                    message: l.message.clone(),
+                }));
                 let mut source = source;
                 source.id = id;
                 files.push(FileEntry {
@@ -286,7 +293,8 @@ fn read_and_parse(
         range: None,
         message,
     };
-    let bytes = std::fs::read(path).map_err(|e| note(format!("cannot read the file: {e}")))?;
+    let bytes = crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN)
+        .map_err(|e| note(format!("cannot read the file: {e}")))?;
     let text = decode(&bytes).map_err(|e| note(format!("skipped: {e}")))?;
     let opts = parse_options(defines);
     // A parser bug must not stop the run.
@@ -311,7 +319,6 @@ pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 pub struct Lowered {
     pub bodies: ir::Bodies,
     pub stats: ResolveStats,
-    pub skipped: Vec<(Span, SkipReason)>,
     /// Bodies whose lowering failed: an internal error, reported and skipped.
     pub internal_errors: Vec<InternalError>,
 }
@@ -356,13 +363,11 @@ pub fn lower_all(index: &Index) -> Lowered {
     let mut out = Lowered {
         bodies: ir::Bodies::new(),
         stats: ResolveStats::default(),
-        skipped: Vec::new(),
         internal_errors: Vec::new(),
     };
     let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
         out.bodies.append(lt.bodies);
         out.stats.merge(&lt.stats);
-        out.skipped.extend(lt.skipped);
     };
     for (t, r) in results {
         match r {

@@ -38,6 +38,7 @@ pub fn verify(
         facts,
         summaries: &summaries,
         exceptions,
+        budget: crate::options::DEFAULT_METHOD_BUDGET,
     });
     let target = MustCallType {
         must_call: must_call.clone(),

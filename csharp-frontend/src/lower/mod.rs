@@ -90,6 +90,8 @@ struct Lowerer<'a> {
     own: rustc_hash::FxHashSet<BindingId>,
     /// The null exit of the `?.` chain being lowered.
     chain: Option<NodeId>,
+    /// Variables `using` declares, with the first call that disposes them.
+    guards: FxHashMap<VarId, Option<NodeId>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -131,6 +133,7 @@ impl<'a> Lowerer<'a> {
             captured: Vec::new(),
             own: Default::default(),
             chain: None,
+            guards: FxHashMap::default(),
         }
     }
 
@@ -366,7 +369,10 @@ impl<'a> Lowerer<'a> {
             ty: ValueTy::default(),
             new_type: None,
         };
-        self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        let n = self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        if let Some(first @ None) = self.guards.get_mut(&v) {
+            *first = Some(n);
+        }
         self.place(done);
     }
 
@@ -422,7 +428,19 @@ impl<'a> Lowerer<'a> {
         let end_span = self.span(end_range);
         self.b.body_mut().nodes[exit.index()].span = end_span;
         let captured = std::mem::take(&mut self.captured);
+        // A `goto` may leave a `using` without its disposal (not modelled), so
+        // the promise of `Body::guarded` holds only in bodies without labels.
+        let mut guarded: Vec<(VarId, NodeId)> = if self.labels.is_empty() {
+            self.guards
+                .iter()
+                .filter_map(|(v, n)| Some((*v, (*n)?)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        guarded.sort_unstable();
         let mut body = self.b.finish();
+        body.guarded = guarded;
         body.method = method;
         body.parent = parent;
         body.is_async = is_async;

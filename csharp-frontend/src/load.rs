@@ -3,7 +3,7 @@
 //! Problems with one file or one type are reported and the rest goes on.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -283,12 +283,12 @@ impl GeneratedLibrary {
 
 fn read_and_parse(
     id: FileId,
-    path: &PathBuf,
+    path: &Path,
     defines: &[String],
 ) -> Result<(SourceFile, FileSyntax), LoadNote> {
     let note = |message: String| LoadNote {
         rule: RuleId::UnreadableSource,
-        path: path.clone(),
+        path: path.to_path_buf(),
         file: None,
         range: None,
         message,
@@ -305,7 +305,7 @@ fn read_and_parse(
         ))
     })?;
     let text: Arc<str> = text.into();
-    Ok((SourceFile::new(id, path.clone(), text), syntax))
+    Ok((SourceFile::new(id, path.to_path_buf(), text), syntax))
 }
 
 pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {

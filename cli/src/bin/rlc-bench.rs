@@ -122,13 +122,16 @@ fn main() {
     println!("findings         {}", run.diagnostics.len());
 }
 
+/// The statements of a method of N disposables (each opened by the given expression).
+type Shape = fn(usize, &str) -> String;
+
 /// The time to lower and check one method of N disposables, by shape: the
 /// analysis should grow near-linearly, or stop at its budget with a note.
 fn method_curve() {
     print_machine();
     let dir = std::env::temp_dir().join(format!("rlc-bench-curve-{}", std::process::id()));
     let open = "new System.IO.FileStream(\"f\", System.IO.FileMode.Open)";
-    let shapes: [(&str, fn(usize, &str) -> String); 2] = [
+    let shapes: [(&str, Shape); 2] = [
         ("using var", |n, open| {
             (0..n)
                 .map(|i| format!("using var s{i} = {open};\n"))

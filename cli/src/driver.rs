@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use rlc_core::infer::{Inference, infer};
 use rlc_core::ir::BodyId;
-use rlc_core::rules::{self, RuleId, rlc9004_internal_error, rlc9005_method_skipped};
+use rlc_core::rules::{self, RuleId, rlc9004_internal_error};
 use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::{FileId, Span};
-use rlc_csharp::hir::SkipReason;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
     LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_all, project_specs, reload,
@@ -256,7 +255,8 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         if let Some(i) = extra.iter().position(|f| f.path == path) {
             return FileId(base + i as u32);
         }
-        let text = std::fs::read(path)
+        // The file a note is about may be the special file it refuses.
+        let text = rlc_csharp::source::read_regular(path, rlc_csharp::source::MAX_SOURCE_LEN)
             .ok()
             .and_then(|b| rlc_csharp::source::decode(&b).ok())
             .unwrap_or_default();
@@ -306,19 +306,6 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         );
         d.fingerprint = format!("{}:{}:{}", note.rule, rel(&note.path), note.message);
         out.push(d);
-    }
-    let mut skipped_in_file: std::collections::HashMap<FileId, usize> = Default::default();
-    for (span, reason) in &run.lowered.skipped {
-        if *reason == SkipReason::TooDeep {
-            let end = span.start.saturating_add(1).min(span.end);
-            let mut d = rlc9005_method_skipped::too_deep(Span::new(span.file, span.start, end));
-            // Not the offset: a baseline must survive edits above the method.
-            let n = skipped_in_file.entry(span.file).or_default();
-            let path = run.file(span.file).map(|(p, _)| rel(p)).unwrap_or_default();
-            d.fingerprint = format!("{}:{path}:{n}", d.rule);
-            *n += 1;
-            out.push(d);
-        }
     }
     for e in &run.lowered.internal_errors {
         let span = e.span.unwrap_or(Span::new(FileId(0), 0, 0));

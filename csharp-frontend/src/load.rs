@@ -3,7 +3,7 @@
 //! Problems with one file or one type are reported and the rest goes on.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,7 @@ use rlc_core::rules::RuleId;
 use rlc_core::{FileId, Span, ir};
 use rustc_hash::FxHashSet;
 
-use crate::hir::{FileSyntax, SkipReason, TextRange};
+use crate::hir::{FileSyntax, TextRange};
 use crate::index::{
     FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
 };
@@ -181,6 +181,13 @@ pub fn load_observed(
                         });
                     }
                 }
+                notes.extend(syntax.limits.iter().map(|l| LoadNote {
+                    rule: RuleId::MethodSkipped,
+                    path: source.path.clone(),
+                    file: Some(id),
+                    range: Some(l.range),
+                    message: l.message.clone(),
+                }));
                 let mut source = source;
                 source.id = id;
                 files.push(FileEntry {
@@ -378,17 +385,18 @@ impl GeneratedLibrary {
 
 fn read_and_parse(
     id: FileId,
-    path: &PathBuf,
+    path: &Path,
     defines: &[String],
 ) -> Result<(SourceFile, FileSyntax), LoadNote> {
     let note = |message: String| LoadNote {
         rule: RuleId::UnreadableSource,
-        path: path.clone(),
+        path: path.to_path_buf(),
         file: None,
         range: None,
         message,
     };
-    let bytes = std::fs::read(path).map_err(|e| note(format!("cannot read the file: {e}")))?;
+    let bytes = crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN)
+        .map_err(|e| note(format!("cannot read the file: {e}")))?;
     let text = decode(&bytes).map_err(|e| note(format!("skipped: {e}")))?;
     let opts = parse_options(defines);
     // A parser bug must not stop the run.
@@ -399,7 +407,7 @@ fn read_and_parse(
         ))
     })?;
     let text: Arc<str> = text.into();
-    Ok((SourceFile::new(id, path.clone(), text), syntax))
+    Ok((SourceFile::new(id, path.to_path_buf(), text), syntax))
 }
 
 pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
@@ -413,7 +421,6 @@ pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 pub struct Lowered {
     pub bodies: ir::Bodies,
     pub stats: ResolveStats,
-    pub skipped: Vec<(Span, SkipReason)>,
     /// Bodies whose lowering failed: an internal error, reported and skipped.
     pub internal_errors: Vec<InternalError>,
 }
@@ -465,13 +472,11 @@ fn lower_bodies(index: &Index) -> Lowered {
     let mut out = Lowered {
         bodies: ir::Bodies::new(),
         stats: ResolveStats::default(),
-        skipped: Vec::new(),
         internal_errors: Vec::new(),
     };
     let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
         out.bodies.append(lt.bodies);
         out.stats.merge(&lt.stats);
-        out.skipped.extend(lt.skipped);
     };
     for (t, r) in results {
         match r {

@@ -355,3 +355,39 @@ pub fn flag_loads(program: &Program, body: &Body) -> Vec<(VarId, bool)> {
         })
         .collect()
 }
+
+/// The loads of `this`'s idempotence flags in `body`, each read as `false`: a
+/// method that sets a `bool` field of `this` to `true` and returns early when
+/// it is already set (`if (_disposed) return; ... _disposed = true;`)
+/// promises its disposals for its first call, when the flag is not set yet.
+pub fn idempotence_flag_loads(body: &Body) -> Vec<(VarId, bool)> {
+    let Some(this) = body.this_var() else {
+        return Vec::new();
+    };
+    let set: Vec<FieldId> = body
+        .nodes
+        .iter()
+        .filter_map(|node| match &node.stmt {
+            Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                src: Operand::Const(crate::program::Const::Bool(true)),
+            } if *b == this => Some(*f),
+            _ => None,
+        })
+        .collect();
+    if set.is_empty() {
+        return Vec::new();
+    }
+    body.nodes
+        .iter()
+        .filter_map(|node| match &node.stmt {
+            Stmt::Load {
+                dst,
+                base: Some(b),
+                field: FieldRef::Known(f),
+            } if *b == this && set.contains(f) => Some((*dst, false)),
+            _ => None,
+        })
+        .collect()
+}

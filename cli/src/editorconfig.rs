@@ -397,7 +397,7 @@ mod tests {
         // Same level, two files: unset.
         assert_eq!(o.level(RuleId::OwningFieldNotDisposed), None);
         assert_eq!(o.level(RuleId::ResourceLeak), None);
-        assert_eq!(o.level(RuleId::OwningFieldOverwritten), Some(Level::Off));
+        assert_eq!(o.level(RuleId::ResourceOverwritten), Some(Level::Off));
         // Sections that are not absolute paths do nothing in a global config.
         assert_eq!(o.level(RuleId::MissingCreatesMustCallFor), None);
         // .editorconfig wins over the global config.

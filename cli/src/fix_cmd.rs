@@ -44,7 +44,7 @@ const FIXABLE: [RuleId; 4] = [
     RuleId::ResourceLeak,
     RuleId::ResourceLeakOnException,
     RuleId::OwningFieldNotDisposed,
-    RuleId::OwningFieldOverwritten,
+    RuleId::ResourceOverwritten,
 ];
 
 /// After this many rounds a failure drops every fix of its file, so that the
@@ -351,7 +351,7 @@ impl Fixes {
                     leak_request(run, program, &d)
                 }
                 RuleId::OwningFieldNotDisposed => field_request(program, &must_call, &d),
-                RuleId::OwningFieldOverwritten => overwrite_request(run, program, &must_call, &d),
+                RuleId::ResourceOverwritten => overwrite_request(run, program, &must_call, &d),
                 _ => Err("no fix for this rule".into()),
             };
             let (file, request) = match request {
@@ -1044,7 +1044,7 @@ mod tests {
         assert_eq!(selected_rules(&[]).unwrap(), FIXABLE);
         assert_eq!(
             selected_rules(&["resource-leak".into(), "RLC0004".into()]).unwrap(),
-            [RuleId::ResourceLeak, RuleId::OwningFieldOverwritten]
+            [RuleId::ResourceLeak, RuleId::ResourceOverwritten]
         );
         assert!(
             selected_rules(&["RLC0006".into()])

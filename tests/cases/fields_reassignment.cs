@@ -1,8 +1,9 @@
 // Case family: non-readonly owning fields (paper section 5.1): reassigning one needs the
 // old value disposed first (RLC0004) and [CreatesMustCallFor("this")] on the method
 // (RLC0009); constructors are exempt for the first assignment; callers of a
-// [CreatesMustCallFor] method get a new obligation.
-// cases: 16
+// [CreatesMustCallFor] method get a new obligation. Variables: reassigning the last
+// reference to an undisposed value is reported at the assignment (RLC0004 too).
+// cases: 19
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -169,5 +170,44 @@ public static class Callers
     {
         using var r = new Reopenable(path);
         r.Reopen();
+    }
+}
+
+public static class VariablesReassigned
+{
+    // CASE: a local assigned a second stream while it holds the first.
+    public static int AssignedTwice(string first, string second)
+    {
+        var reader = File.OpenRead(first);
+        reader = File.OpenRead(second); // expect: RLC0004
+        using (reader)
+        {
+            return reader.ReadByte();
+        }
+    }
+
+    // CASE: the old value is disposed before the reassignment.
+    public static int DisposedBeforeReassigning(string first, string second)
+    {
+        var reader = File.OpenRead(first);
+        var b = reader.ReadByte();
+        reader.Dispose();
+        reader = File.OpenRead(second);
+        using (reader)
+        {
+            return b + reader.ReadByte();
+        }
+    }
+
+    // CASE: another variable still holds the old value: reassigning loses nothing.
+    public static int StillHeldElsewhere(string first, string second)
+    {
+        var reader = File.OpenRead(first);
+        using var kept = reader;
+        reader = File.OpenRead(second);
+        using (reader)
+        {
+            return kept.ReadByte() + reader.ReadByte();
+        }
     }
 }

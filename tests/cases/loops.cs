@@ -40,7 +40,7 @@ public static class Loops
         Stream current = null;
         foreach (var p in paths)
         {
-            current = File.OpenRead(p); // expect: RLC0001
+            current = File.OpenRead(p); // expect: RLC0004
         }
         current?.Dispose();
     }

@@ -122,9 +122,9 @@ public static class OwnershipTransfer
     }
 
     // CASE: an [Owning] parameter overwritten before it is disposed: its value is lost.
-    public static void OwningParamOverwritten([Owning] Stream s, string path) // expect: RLC0001
+    public static void OwningParamOverwritten([Owning] Stream s, string path)
     {
-        s = File.OpenRead(path);
+        s = File.OpenRead(path); // expect: RLC0004
         s.Dispose();
     }
 

@@ -41,10 +41,10 @@ public static class Figures
     // CASE: Fig. 3: on one branch the only reference is overwritten with null.
     public static void FigureThree(bool drop)
     {
-        Socket? s = new Socket(SocketType.Stream, ProtocolType.Tcp); // expect: RLC0001
+        Socket? s = new Socket(SocketType.Stream, ProtocolType.Tcp);
         if (drop)
         {
-            s = null;
+            s = null; // expect: RLC0004
         }
         else
         {

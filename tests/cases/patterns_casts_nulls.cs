@@ -103,9 +103,9 @@ public static class PatternsCastsNulls
     // CASE: assigning null to the only reference loses the resource (paper, Fig. 3).
     public static void OverwrittenWithNull(string path)
     {
-        var s = File.OpenRead(path); // expect: RLC0001
+        var s = File.OpenRead(path);
         s.ReadByte();
-        s = null;
+        s = null; // expect: RLC0004
         Console.WriteLine(s == null);
     }
 

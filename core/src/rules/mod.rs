@@ -14,7 +14,8 @@ mod text;
 
 use serde::Serialize;
 
-use crate::consistency::{ConditionNote, Event, ObligationKind, Outcome};
+use crate::consistency::{ConditionNote, Event, Loss, ObligationKind, Outcome};
+use crate::resource_alias::Alias;
 use crate::facts::BodyFacts;
 pub use diagnostic::{Diagnostic, Keyed, Label, Severity, SpecFact, finish, sort};
 
@@ -76,8 +77,8 @@ registry! {
         "A disposable value leaks only when an exception is thrown";
     rlc0003_owning_field_not_disposed => OwningFieldNotDisposed, "RLC0003", "owning-field-not-disposed", Error, Analysis,
         "A class owns a disposable field but no must-call method of the class disposes it";
-    rlc0004_owning_field_overwritten => OwningFieldOverwritten, "RLC0004", "owning-field-overwritten", Error, Analysis,
-        "A non-readonly owning field is reassigned while it may still hold an undisposed value";
+    rlc0004_resource_overwritten => ResourceOverwritten, "RLC0004", "resource-overwritten", Error, Analysis,
+        "A variable or owning field is reassigned while it may still hold an undisposed value";
     rlc0005_stored_in_undisposed_collection => StoredInUndisposedCollection, "RLC0005", "stored-in-undisposed-collection", Warning, Analysis,
         "A disposable value is stored in a collection whose elements nobody disposes";
     rlc0006_calls_not_verified => CallsNotVerified, "RLC0006", "calls-not-verified", Error, Analysis,
@@ -134,10 +135,17 @@ impl Serialize for RuleId {
 /// The rule with this code or name, both matched ignoring ASCII case (users
 /// write them in configs, pragmas and attributes).
 pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| {
-        r.code.eq_ignore_ascii_case(code_or_name) || r.name.eq_ignore_ascii_case(code_or_name)
-    })
+    let name = FORMER_NAMES
+        .iter()
+        .find(|(old, _)| old.eq_ignore_ascii_case(code_or_name))
+        .map_or(code_or_name, |(_, new)| new);
+    RULES
+        .iter()
+        .find(|r| r.code.eq_ignore_ascii_case(name) || r.name.eq_ignore_ascii_case(name))
 }
+
+/// Names a rule had before, still accepted where users write names.
+const FORMER_NAMES: &[(&str, &str)] = &[("owning-field-overwritten", "resource-overwritten")];
 
 /// The findings of one checked body: one per obligation lost on some path
 /// (one per resource-alias cluster), by the rule its kind belongs to, and a
@@ -181,12 +189,15 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
             (k, _) if k.is_leak() && event.exc_from.is_some() => {
                 rlc0002_resource_leak_on_exception::report(cx, ob, event, notes)
             }
-            (k, _) if k.is_leak() => rlc0001_resource_leak::report(cx, ob, event, never, notes),
+            (k, _) if k.is_leak() => match overwritten_variable(cx, event) {
+                Some(name) => rlc0004_resource_overwritten::variable(cx, ob, event, notes, name),
+                None => rlc0001_resource_leak::report(cx, ob, event, never, notes),
+            },
             (ObligationKind::MustCallAliasParam(i), _) => {
                 rlc0007_must_call_alias_not_verified::report(cx, ob, event, *i)
             }
             (ObligationKind::FieldValue(f), _) => {
-                rlc0004_owning_field_overwritten::report(cx, ob, event, *f)
+                rlc0004_resource_overwritten::field(cx, ob, event, *f)
             }
             (ObligationKind::Element, _) => {
                 rlc0005_stored_in_undisposed_collection::report(cx, ob, event)
@@ -200,6 +211,15 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
         diags.push(rlc9005_method_skipped::over_budget(cx));
     }
     diags
+}
+
+/// The variable the user declared whose reassignment lost the value, when that
+/// is how it leaked.
+fn overwritten_variable<'a>(cx: &BodyFacts<'a>, event: &Event) -> Option<&'a str> {
+    match event.loss {
+        Loss::Overwritten(Alias::Var(v)) if event.exc_from.is_none() => cx.var_name(v),
+        _ => None,
+    }
 }
 
 /// The class-level findings: owning fields (RLC0003), `[Calls]` (RLC0006) and

@@ -20,7 +20,7 @@ pub enum Tool {
 }
 
 use RuleId::{
-    MissingCreatesMustCallFor, OwningFieldNotDisposed, OwningFieldOverwritten, ResourceLeak,
+    MissingCreatesMustCallFor, OwningFieldNotDisposed, ResourceOverwritten, ResourceLeak,
     ResourceLeakOnException,
 };
 
@@ -50,7 +50,7 @@ const FOREIGN: &[(&str, Tool, &[RuleId])] = &[
     (
         "IDISP003",
         Tool::IDisposableAnalyzers,
-        &[OwningFieldOverwritten, MissingCreatesMustCallFor],
+        &[ResourceOverwritten, MissingCreatesMustCallFor],
     ),
     // "Don't ignore created IDisposable".
     ("IDISP004", Tool::IDisposableAnalyzers, &[ResourceLeak]),
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(
             tool_for(
                 "IDISP003:Dispose previous before re-assigning",
-                OwningFieldOverwritten
+                ResourceOverwritten
             ),
             Some(Tool::IDisposableAnalyzers)
         );
@@ -282,6 +282,6 @@ mod tests {
             &text[r.start as usize..r.end as usize],
             "Foo(\"a;b\", ';');"
         );
-        assert!(r.covers(r.start, OwningFieldOverwritten));
+        assert!(r.covers(r.start, ResourceOverwritten));
     }
 }

@@ -3,8 +3,9 @@
 // `owning-field-created`). The object holds it and nobody else has it, so the field is
 // owning: a class that never disposes it is reported once at the field (RLC0003), not
 // at every allocation; a lazily created value (`??=`, `if (f == null)`) fills the
-// object's own slot and needs no `[CreatesMustCallFor]`.
-// cases: 9
+// object's own slot and needs no `[CreatesMustCallFor]`. A field passed as an `out`
+// argument is assigned by the call.
+// cases: 12
 using System;
 using System.IO;
 
@@ -142,4 +143,33 @@ public static class Discards
         stream = File.OpenRead(path);
         return true;
     }
+}
+
+// CASE: a field filled through `out` by a helper, disposed by the class.
+public sealed class FilledThroughOut : IDisposable
+{
+    private Stream _stream;
+    public FilledThroughOut(string path) => Open(path, out _stream);
+    private static void Open(string path, out Stream stream) => stream = File.OpenRead(path);
+    public int Next() => _stream.ReadByte();
+    public void Dispose() => _stream.Dispose();
+}
+
+// CASE: a field filled through `out` that the class never disposes.
+public sealed class FilledThroughOutNeverDisposed : IDisposable
+{
+    private Stream _stream; // expect: RLC0003
+    public FilledThroughOutNeverDisposed(string path) => Open(path, out _stream);
+    private static void Open(string path, out Stream stream) => stream = File.OpenRead(path);
+    public int Next() => _stream.ReadByte();
+    public void Dispose() { }
+}
+
+// CASE: refilling the field through `out` loses the value it held.
+public sealed class RefilledThroughOut : IDisposable
+{
+    private Stream _stream = Stream.Null;
+    public void Reopen(string path) => Open(path, out _stream); // expect: RLC0004
+    private static void Open(string path, out Stream stream) => stream = File.OpenRead(path);
+    public void Dispose() => _stream.Dispose();
 }

@@ -15,8 +15,8 @@ mod text;
 use serde::Serialize;
 
 use crate::consistency::{ConditionNote, Event, Loss, ObligationKind, Outcome};
-use crate::resource_alias::Alias;
 use crate::facts::BodyFacts;
+use crate::resource_alias::Alias;
 pub use diagnostic::{Diagnostic, Keyed, Label, Severity, SpecFact, finish, sort};
 
 /// Whether a rule reports on the code's resources or on the run's inputs.

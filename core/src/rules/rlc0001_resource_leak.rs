@@ -79,11 +79,6 @@ fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &s
             None => format!("call `{obl}` on it again after this call"),
         };
     }
-    if let Loss::Overwritten(a @ Alias::Var(_)) = event.loss
-        && let Some(name) = cx.alias_text(a)
-    {
-        return format!("dispose the old value before reassigning `{name}`");
-    }
     if !never {
         return "dispose it in a `finally` block (or declare it with `using`) so that every path disposes it".into();
     }

@@ -94,13 +94,15 @@ pub(super) fn variable(
             message: format!("`{name}` is reassigned here while it still holds an undisposed value"),
         },
     );
-    d.secondary.insert(
-        0,
-        Label {
-            span: allocation.span,
-            message: first,
-        },
-    );
+    if allocation.span != at {
+        d.secondary.insert(
+            0,
+            Label {
+                span: allocation.span,
+                message: first,
+            },
+        );
+    }
     d.help = Some(format!(
         "dispose the old value first: `{name}?.{obl};` before assigning `{name}`"
     ));

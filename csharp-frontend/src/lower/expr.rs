@@ -857,6 +857,7 @@ impl Lowerer<'_> {
     ) -> Vec<IrArg> {
         let params = member.map(|m| &self.index.member(m).params);
         let mut out = Vec::with_capacity(args.len());
+        let mut writebacks = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let param = mapping.as_ref().and_then(|m| m.get(i).copied().flatten());
             let value = self.sub(a.value);
@@ -885,8 +886,21 @@ impl Lowerer<'_> {
                 }
                 (_, value) => value,
             };
+            // `out this.f`, `ref f`: the field is read into a temporary that
+            // the call writes; the call then stores it back.
+            if mode.is_written()
+                && let Operand::Var(t) = value
+                && let Some(IrStmt::Load { dst, base, field }) =
+                    self.b.body().nodes.last().map(|n| &n.stmt)
+                && *dst == t
+            {
+                writebacks.push((t, *base, field.clone(), self.hir.expr_range(a.value)));
+            }
             out.push(IrArg { param, value, mode });
         }
+        // Set once every argument is lowered, so that calls inside the
+        // arguments do not take them: the next call emitted is this one.
+        self.writebacks.extend(writebacks);
         out
     }
 

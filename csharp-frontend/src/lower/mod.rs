@@ -96,6 +96,9 @@ struct Lowerer<'a> {
     tuple_items: FxHashMap<VarId, Vec<Operand>>,
     /// Variables `using` declares, with the first call that disposes them.
     guards: FxHashMap<VarId, Option<NodeId>>,
+    /// Fields passed as `out`/`ref` arguments of the call about to be emitted:
+    /// the callee writes them through the temporary that carried them.
+    writebacks: Vec<(VarId, Option<VarId>, ir::FieldRef, TextRange)>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -139,6 +142,7 @@ impl<'a> Lowerer<'a> {
             chain: None,
             tuple_items: FxHashMap::default(),
             guards: FxHashMap::default(),
+            writebacks: Vec::new(),
         }
     }
 
@@ -163,9 +167,16 @@ impl<'a> Lowerer<'a> {
 
     /// Appends a node that may throw: it gets an edge to the innermost handler.
     fn emit_throwing(&mut self, stmt: IrStmt, range: TextRange) -> NodeId {
+        let is_call = matches!(stmt, IrStmt::Call(_));
         let n = self.emit(stmt, range);
         let exc = self.exc_edge();
         self.b.set_exc(n, Some(exc));
+        if is_call {
+            for (src, base, field, range) in std::mem::take(&mut self.writebacks) {
+                let src = Operand::Var(src);
+                self.emit(IrStmt::Store { base, field, src }, range);
+            }
+        }
         n
     }
 

@@ -20,8 +20,8 @@ pub enum Tool {
 }
 
 use RuleId::{
-    MissingCreatesMustCallFor, OwningFieldNotDisposed, ResourceOverwritten, ResourceLeak,
-    ResourceLeakOnException,
+    MissingCreatesMustCallFor, OwningFieldNotDisposed, ResourceLeak, ResourceLeakOnException,
+    ResourceOverwritten,
 };
 
 /// Other analyzers' ids and the rules that report the same bug.

@@ -8,6 +8,7 @@
 //! exception-model = "explicit"      # none | explicit | all
 //! exclude = ["**/Generated/**"]     # globs relative to this file's directory
 //! infer = true
+//! test-code = "warning"             # off | note | warning | same
 //!
 //! [rules]
 //! RLC0001 = "error"                 # error | warning | note | off; ids or names
@@ -36,6 +37,7 @@ use toml::de::{DeTable, DeValue, Deserializer};
 
 use crate::args::{CheckArgs, ExceptionModelArg};
 use crate::explain::closest;
+use crate::findings::TestCode;
 use crate::render::{Text, emit, headline};
 
 pub const FILE_NAME: &str = "rlc-sharp.toml";
@@ -51,6 +53,9 @@ pub const STARTER: &str = r#"# rlc-sharp settings. Run `rlc-sharp explain` for t
 # exclude = ["**/Generated/**", "**/*.Designer.cs"]
 # Use the specifications `rlc-sharp infer` would propose while checking.
 # infer = true
+# Findings in test projects: "off", "note", at most "warning", or the "same"
+# as in production code.
+# test-code = "warning"
 
 [rules]
 # Level per rule id or name: "error", "warning", "note" or "off".
@@ -73,6 +78,7 @@ pub struct Config {
     pub path: Option<PathBuf>,
     pub exception_model: Option<ExceptionModel>,
     pub infer: Option<bool>,
+    pub test_code: Option<TestCode>,
     pub exclude: Exclude,
     /// Levels by rule id.
     pub levels: RuleLevels,
@@ -110,6 +116,7 @@ pub struct CheckSettings {
     pub options: CheckOptions,
     /// Use inferred specifications.
     pub infer: bool,
+    pub test_code: TestCode,
 }
 
 impl Config {
@@ -166,6 +173,7 @@ impl Config {
         CheckSettings {
             options,
             infer: !args.no_infer && self.infer.unwrap_or(true),
+            test_code: args.test_code.or(self.test_code).unwrap_or_default(),
         }
     }
 }
@@ -329,7 +337,7 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 const TOP_LEVEL: [&str; 4] = ["check", "rules", "usings", "type"];
-const CHECK_KEYS: [&str; 3] = ["exception-model", "exclude", "infer"];
+const CHECK_KEYS: [&str; 4] = ["exception-model", "exclude", "infer", "test-code"];
 
 /// A config as read, before it is checked for problems.
 struct Document {
@@ -487,6 +495,20 @@ fn read_check(path: &Path, table: &DeTable<'_>, config: &mut Config, problems: &
                             "not a model",
                         )
                         .help("use \"none\", \"explicit\" or \"all\""),
+                    ),
+                },
+                None => problems.push(wrong_type(name, "a string", value)),
+            },
+            "test-code" => match value.get_ref().as_str() {
+                Some(s) => match <TestCode as clap::ValueEnum>::from_str(s, false) {
+                    Ok(level) => config.test_code = Some(level),
+                    Err(_) => problems.push(
+                        Problem::new(
+                            format!("unknown test-code level `{s}`"),
+                            value.span(),
+                            "not a level",
+                        )
+                        .help("use \"off\", \"note\", \"warning\" or \"same\""),
                     ),
                 },
                 None => problems.push(wrong_type(name, "a string", value)),

@@ -6,16 +6,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use rlc_core::infer::{Inference, infer};
+use rlc_core::infer::{Inference, infer, infer_into};
 use rlc_core::ir::BodyId;
 use rlc_core::rules::{self, RuleId, rlc9004_internal_error, rlc9005_method_skipped};
 use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::{FileId, Span};
+use rlc_csharp::frameworks::seed::seed;
 use rlc_csharp::hir::SkipReason;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, embedded_library, load, lower_all, project_specs,
+    LibraryText, Loaded, Lowered, embedded_library, load, lower_where, project_specs,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
@@ -31,6 +32,8 @@ pub struct RunOptions {
     pub infer: bool,
     /// Source files the config excludes.
     pub exclude: crate::config::Exclude,
+    /// Check only this target framework's build of each project (`--framework`).
+    pub framework: Option<String>,
 }
 
 /// A file a diagnostic may point into that is not C# source (a project file, the
@@ -84,14 +87,10 @@ impl CheckRun {
         &self.loaded.index
     }
 
-    /// The C# source files read (not the library model).
+    /// The C# source files read (not the library model), counting a file
+    /// once per project that compiles it.
     pub fn source_files(&self) -> usize {
-        self.loaded
-            .index
-            .files
-            .iter()
-            .filter(|f| matches!(f.origin, rlc_csharp::index::Origin::Project(_)))
-            .count()
+        self.loaded.files as usize
     }
 
     /// Path and text of any file a diagnostic can name.
@@ -122,9 +121,15 @@ pub fn run_observed(
 ) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
     let mut workspace = discover(&opts.paths)?;
+    if let Some(framework) = &opts.framework {
+        workspace.select_framework(framework)?;
+    }
     if !opts.exclude.is_empty() {
         for p in &mut workspace.projects {
             p.sources.retain(|s| !opts.exclude.is_excluded(s));
+            for b in &mut p.builds {
+                b.sources.retain(|s| !opts.exclude.is_excluded(s));
+            }
         }
     }
     let discovery = t.elapsed();
@@ -133,15 +138,31 @@ pub fn run_observed(
     library.extend(opts.extra_library.iter().cloned());
     let loaded = load(&project_specs(&workspace), &library);
     after("index");
-    let t = Instant::now();
-    let lowered = lower_all(&loaded.index);
-    let lower = t.elapsed();
+    // The projects' first compilations, then the others (see
+    // `rlc_csharp::frameworks`): lower the files each analyses, and infer.
+    let mut lowered = Lowered::default();
+    let mut inference: Option<Inference> = None;
+    let (mut lower, mut infer_time) = (Duration::ZERO, Duration::ZERO);
+    for stage in &loaded.stages {
+        let t = Instant::now();
+        let part = lower_where(&loaded.index, |file| {
+            loaded.is_analysed(file)
+                && matches!(loaded.index.files[file.0 as usize].origin,
+                    rlc_csharp::index::Origin::Project(c) if stage.contains(&c))
+        });
+        lower += t.elapsed();
+        if opts.infer {
+            let t = Instant::now();
+            inference = Some(match inference.take() {
+                // The first compilations have nothing to seed.
+                None => infer(&loaded.index.program, &part.bodies),
+                Some(before) => infer_later(before, &loaded, stage, &part.bodies),
+            });
+            infer_time += t.elapsed();
+        }
+        lowered.append(part);
+    }
     after("resolve + lower");
-    let t = Instant::now();
-    let inference = opts
-        .infer
-        .then(|| infer(&loaded.index.program, &lowered.bodies));
-    let infer_time = t.elapsed();
     after("infer");
     let t = Instant::now();
     let program = inference
@@ -154,6 +175,8 @@ pub fn run_observed(
         .flat_map_iter(|i| checker.check_body(BodyId(i)))
         .collect();
     diagnostics.extend(checker.check_classes());
+    // Each file is reported where it is analysed.
+    diagnostics.retain(|d| reported_here(&loaded, d.primary.span.file));
     let check = t.elapsed();
     after("check");
     let mut run = CheckRun {
@@ -172,10 +195,54 @@ pub fn run_observed(
         diagnostics: Vec::new(),
         extra_files: Vec::new(),
     };
+    run.lowered
+        .skipped
+        .retain(|(span, _)| reported_here(&run.loaded, span.file));
+    run.lowered
+        .internal_errors
+        .retain(|e| e.span.is_none_or(|s| reported_here(&run.loaded, s.file)));
     diagnostics.extend(input_notes(&mut run));
     sort(&mut diagnostics, &run);
     run.diagnostics = diagnostics;
     Ok(run)
+}
+
+/// Inference over later compilations: their declarations analysed elsewhere
+/// first get what inference found there; once more when inference over
+/// them found more for such declarations (analysed in another later
+/// compilation, for a third framework).
+fn infer_later(
+    before: Inference,
+    loaded: &Loaded,
+    stage: &[u32],
+    bodies: &rlc_core::ir::Bodies,
+) -> Inference {
+    let Inference {
+        mut program,
+        mut specs,
+        rounds,
+    } = before;
+    seed(&mut program, loaded, stage);
+    let mut now = infer_into(program, bodies);
+    if seed(&mut now.program, loaded, stage) > 0 {
+        let mut again = infer_into(now.program, bodies);
+        now.specs.append(&mut again.specs);
+        now.program = again.program;
+        now.rounds += again.rounds;
+    }
+    specs.append(&mut now.specs);
+    Inference {
+        program: now.program,
+        specs,
+        rounds: rounds.max(now.rounds),
+    }
+}
+
+/// Whether findings in `file` are reported: it is not a project source, or
+/// its compilation analyses it (another compilation of the project may have
+/// the same code, but only as declarations).
+fn reported_here(loaded: &Loaded, file: FileId) -> bool {
+    loaded.unit_of(file).is_none() || loaded.is_analysed(file)
 }
 
 /// Orders diagnostics by file path, position, then rule.
@@ -301,7 +368,20 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     let mut m = serde_json::Map::new();
     m.insert("files".into(), run.source_files().into());
     m.insert("lines".into(), run.loaded.lines.into());
+    m.insert("lines_active".into(), run.loaded.lines_active.into());
     m.insert("bytes".into(), run.loaded.bytes.into());
+    m.insert("file_variants".into(), run.loaded.variants.into());
+    m.insert(
+        "configurations".into(),
+        run.workspace
+            .projects
+            .iter()
+            .map(|p| p.builds.len())
+            .sum::<usize>()
+            .into(),
+    );
+    m.insert("compilations".into(), run.loaded.compilations.len().into());
+    m.insert("builds".into(), builds(run).into());
     m.insert(
         "syntax_error_files".into(),
         run.loaded.syntax_error_files.into(),
@@ -323,6 +403,49 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     m
 }
 
+/// Per build of a project with several: its framework, the compilation
+/// standing for it, its files and active lines, and the files it analyses.
+fn builds(run: &CheckRun) -> Vec<serde_json::Value> {
+    let loaded = &run.loaded;
+    let mut analysed = vec![0u64; loaded.compilations.len()];
+    for (i, file) in loaded.index.files.iter().enumerate() {
+        if let rlc_csharp::index::Origin::Project(c) = file.origin
+            && loaded.is_analysed(FileId(i as u32))
+        {
+            analysed[c as usize] += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (p, project) in run.workspace.projects.iter().enumerate() {
+        if project.builds.len() < 2 {
+            continue;
+        }
+        for (b, build) in project.builds.iter().enumerate() {
+            let Some(stats) = loaded.builds.get(p).and_then(|s| s.get(b)) else {
+                continue;
+            };
+            let compilation = stats
+                .compilation
+                .and_then(|c| loaded.compilations.get(c as usize));
+            // The files its compilation analyses, counted for its first build.
+            let new = match (stats.compilation, compilation) {
+                (Some(c), Some(comp)) if comp.builds.first() == Some(&(b as u32)) => {
+                    analysed[c as usize]
+                }
+                _ => 0,
+            };
+            out.push(serde_json::json!({
+                "project": project.name,
+                "framework": build.target_framework,
+                "files": stats.files,
+                "lines_active": stats.lines_active,
+                "files_analysed": new,
+            }));
+        }
+    }
+    out
+}
+
 /// The statistics as text for standard error.
 pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String {
     let n = |k: &str| {
@@ -339,13 +462,18 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
         }
     };
     let mut out = format!(
-        "files: {}, lines: {}, files with syntax errors: {} ({:.2}%)\n\
+        "files: {}, lines: {} ({} active), files with syntax errors: {} ({:.2}%)\n\
+         configurations: {} project builds, analysed as {} compilations; {} file variants parsed\n\
          calls resolved: {}/{} ({:.1}%)\n\
          type names resolved: {}/{} ({:.1}%)\n",
         n("files"),
         n("lines"),
+        n("lines_active"),
         n("syntax_error_files"),
         pct(n("syntax_error_files"), n("files")),
+        n("configurations"),
+        n("compilations"),
+        n("file_variants"),
         n("calls_resolved"),
         n("calls"),
         pct(n("calls_resolved"), n("calls")),
@@ -356,6 +484,23 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
             n("types_resolved") + n("types_unresolved")
         ),
     );
+    if let Some(serde_json::Value::Array(builds)) = stats.get("builds")
+        && !builds.is_empty()
+    {
+        out.push_str("builds of multi-targeted projects (files, active lines, files analysed):\n");
+        for b in builds {
+            let text = |k: &str| b.get(k).and_then(serde_json::Value::as_str).unwrap_or("-");
+            let num = |k: &str| b.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            out.push_str(&format!(
+                "  {} {}: {}, {}, {}\n",
+                text("project"),
+                text("framework"),
+                num("files"),
+                num("lines_active"),
+                num("files_analysed")
+            ));
+        }
+    }
     if let Some(serde_json::Value::Array(unknown)) = stats.get("unknown_types")
         && !unknown.is_empty()
     {

@@ -3,18 +3,21 @@
 //! driver take data and give text back.
 //!
 //! - [`driver`]: the check pipeline;
+//! - [`findings`]: suppressions applied, one finding per place across a
+//!   project's target frameworks, test code ranked apart;
 //! - [`args`]: the command line (clap);
 //! - [`config`]: `rlc-sharp.toml`, found upward from the checked path;
 //! - [`render`]: the output formats (human, JSON, SARIF, GitHub annotations);
 //! - [`explain`]: rule pages and the rule list;
 //! - [`exit`]: the exit status.
 //!
-//! Suppressions are applied by [`rlc_csharp::suppress`], which sees the syntax.
+//! Suppressions are decided by [`rlc_csharp::suppress`], which sees the syntax.
 
 pub mod args;
 pub mod config;
 pub mod driver;
 pub mod exit;
 pub mod explain;
+pub mod findings;
 pub mod infer_cmd;
 pub mod render;

@@ -9,6 +9,7 @@ use rlc_sharp::args::{CheckArgs, Cli, ColorChoice, Command, DebugCommand, Format
 use rlc_sharp::config::{Config, STARTER};
 use rlc_sharp::driver::{self, CheckRun, RunOptions};
 use rlc_sharp::exit::{self, Outcome};
+use rlc_sharp::findings::{self, Finding};
 use rlc_sharp::render::{self, Sources, Summary, human::HumanOptions};
 
 fn main() -> ExitCode {
@@ -71,13 +72,13 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         extra_library: config.library.iter().map(|l| l.library_text()).collect(),
         infer: settings.infer,
         exclude: config.exclude.clone(),
+        framework: args.framework.clone(),
     };
     let run = match driver::run(&opts) {
         Ok(run) => run,
         Err(e) => return fail(&e.to_string()),
     };
-    let units = rlc_csharp::suppress::source_units(run.index());
-    let suppressed = rlc_csharp::suppress::apply(run.diagnostics.clone(), &units, &config.levels);
+    let reported = findings::report(&run, &config.levels, settings.test_code);
     let stats = args.stats.then(|| driver::stats(&run));
     if let Some(stats) = &stats {
         eprint!("{}", driver::stats_text(stats));
@@ -87,19 +88,20 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
     }
     let summary = Summary {
         files: run.source_files(),
-        suppressed: suppressed.counts,
+        suppressed: reported.suppressed,
+        test_code: settings.test_code,
         stats,
     };
-    let report = render_report(&run, &suppressed.kept, &summary, &args, color);
+    let report = render_report(&run, &reported.findings, &summary, &args, color);
     if let Err(e) = emit(args.output.as_deref(), &report) {
         return fail(&e);
     }
-    exit::code(Outcome::Checked(&suppressed.kept))
+    exit::code(Outcome::Checked(&reported.findings))
 }
 
 fn render_report(
     run: &CheckRun,
-    diags: &[rlc_core::rules::Diagnostic],
+    findings: &[Finding],
     summary: &Summary,
     args: &CheckArgs,
     color: ColorChoice,
@@ -108,10 +110,10 @@ fn render_report(
         std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
     match args.format {
         Format::Human => {
-            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
+            let sources = Sources::for_findings(&root, findings, |id| run.file(id));
             let tty = args.output.is_none() && std::io::stdout().is_terminal();
             render::human::render(
-                diags,
+                findings,
                 &sources,
                 summary,
                 HumanOptions {
@@ -121,18 +123,18 @@ fn render_report(
             )
         }
         Format::Json => {
-            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
-            render::json::render(diags, &sources, summary)
+            let sources = Sources::for_findings(&root, findings, |id| run.file(id));
+            render::json::render(findings, &sources, summary)
         }
         Format::Sarif => {
-            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
-            render::sarif::render(diags, &sources, summary, &root)
+            let sources = Sources::for_findings(&root, findings, |id| run.file(id));
+            render::sarif::render(findings, &sources, summary, &root)
         }
         Format::Github => {
             // Annotations are placed by path from the repository (working) directory.
             let cwd = std::env::current_dir().unwrap_or(root);
-            let sources = Sources::for_diagnostics(&cwd, diags, |id| run.file(id));
-            render::github::render(diags, &sources)
+            let sources = Sources::for_findings(&cwd, findings, |id| run.file(id));
+            render::github::render(findings, &sources)
         }
     }
 }

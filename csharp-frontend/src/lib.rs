@@ -2,6 +2,8 @@
 //!
 //! One module per job, in pipeline order:
 //! - [`project`]: from a path to projects and their source files (MSBuild semantics);
+//! - [`frameworks`]: which variants of the files to parse and analyse when
+//!   projects have several target frameworks;
 //! - [`parse`]: from a file's bytes to [`hir::FileSyntax`] (preprocessor, tree-sitter, repairs);
 //! - [`index`]: the symbol table of a project and the projects it references,
 //!   plus the library model, as a [`rlc_core::program::Program`];
@@ -12,6 +14,7 @@
 //!   source as a patch.
 
 pub mod annotate;
+pub mod frameworks;
 pub mod hir;
 pub mod index;
 pub mod load;

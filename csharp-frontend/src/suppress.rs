@@ -126,6 +126,26 @@ pub struct Suppressed {
     pub counts: SuppressionCounts,
 }
 
+/// A way of suppressing a finding.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mechanism {
+    Config,
+    Pragma,
+    Attribute,
+    Global,
+}
+
+impl SuppressionCounts {
+    pub fn add(&mut self, mechanism: Mechanism) {
+        match mechanism {
+            Mechanism::Config => self.config += 1,
+            Mechanism::Pragma => self.pragma += 1,
+            Mechanism::Attribute => self.attribute += 1,
+            Mechanism::Global => self.global += 1,
+        }
+    }
+}
+
 /// Applies the config's levels and the suppressions written in the sources.
 /// Findings in files that are not among `units` (project files, the config) are
 /// only subject to the levels.
@@ -134,27 +154,44 @@ pub fn apply(
     units: &[SourceUnit<'_>],
     levels: &RuleLevels,
 ) -> Suppressed {
-    let by_file: FxHashMap<FileId, &SourceUnit<'_>> = units.iter().map(|u| (u.file, u)).collect();
-    let projects = ProjectSuppressions::collect(units);
     let mut counts = SuppressionCounts::default();
     let mut kept = Vec::with_capacity(diagnostics.len());
+    for (d, suppressed) in classify(diagnostics, units, levels) {
+        match suppressed {
+            Some(mechanism) => counts.add(mechanism),
+            None => kept.push(d),
+        }
+    }
+    Suppressed { kept, counts }
+}
+
+/// [`apply`] finding by finding: each with its level applied and the first
+/// mechanism that suppresses it, if one does.
+pub fn classify(
+    diagnostics: Vec<Diagnostic>,
+    units: &[SourceUnit<'_>],
+    levels: &RuleLevels,
+) -> Vec<(Diagnostic, Option<Mechanism>)> {
+    let by_file: FxHashMap<FileId, &SourceUnit<'_>> = units.iter().map(|u| (u.file, u)).collect();
+    let projects = ProjectSuppressions::collect(units);
+    let mut out = Vec::with_capacity(diagnostics.len());
     for mut d in diagnostics {
         if let Some(level) = levels.get(&d.rule) {
             match level.severity() {
                 Some(severity) => d.severity = severity,
                 None => {
-                    counts.config += 1;
+                    out.push((d, Some(Mechanism::Config)));
                     continue;
                 }
             }
         }
         let (Some(unit), Some(r)) = (by_file.get(&d.primary.span.file), Some(d.rule.rule())) else {
-            kept.push(d);
+            out.push((d, None));
             continue;
         };
         let offset = d.primary.span.start;
         if pragma_disables(&unit.syntax.pragmas, r, offset) {
-            counts.pragma += 1;
+            out.push((d, Some(Mechanism::Pragma)));
             continue;
         }
         let place = Place::of(unit.syntax, offset);
@@ -162,7 +199,7 @@ pub fn apply(
         if place.local_attrs().any(|a| suppresses(a, r))
             || project.is_some_and(|p| place.type_names.iter().any(|t| p.type_suppresses(t, r)))
         {
-            counts.attribute += 1;
+            out.push((d, Some(Mechanism::Attribute)));
             continue;
         }
         if project.is_some_and(|p| {
@@ -170,12 +207,12 @@ pub fn apply(
                 .iter()
                 .any(|g| g.rule == r.id && g.target.covers(&place))
         }) {
-            counts.global += 1;
+            out.push((d, Some(Mechanism::Global)));
             continue;
         }
-        kept.push(d);
+        out.push((d, None));
     }
-    Suppressed { kept, counts }
+    out
 }
 
 /// Whether `#pragma warning` directives before `offset` leave `rule` disabled.

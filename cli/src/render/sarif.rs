@@ -5,11 +5,12 @@ use std::path::Path;
 
 use rlc_core::Span;
 use rlc_core::program::Provenance;
-use rlc_core::rules::{Diagnostic, Label, Severity};
+use rlc_core::rules::{Label, Severity};
 use rlc_core::rules::{RULES, Rule};
 use serde_json::{Map, Value, json};
 
-use super::{Sources, Summary};
+use super::{Counts, Sources, Summary};
+use crate::findings::Finding;
 
 pub const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -21,7 +22,7 @@ const SRCROOT: &str = "%SRCROOT%";
 /// The SARIF log, pretty-printed, with a final newline. `root` is the checked
 /// root the file names in `sources` are relative to; it should be absolute.
 pub fn render(
-    diags: &[Diagnostic],
+    findings: &[Finding],
     sources: &Sources<'_>,
     summary: &Summary,
     root: &Path,
@@ -37,6 +38,8 @@ pub fn render(
         "description".into(),
         json!({"text": "The directory rlc-sharp checked."}),
     );
+    let mut test_code = counts(findings.iter().filter(|f| f.test_code));
+    test_code["level"] = summary.test_code.as_str().into();
     let log = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -50,9 +53,11 @@ pub fn render(
             }},
             "originalUriBaseIds": {SRCROOT: base},
             "columnKind": "unicodeCodePoints",
-            "results": diags.iter().map(|d| result(d, sources)).collect::<Vec<_>>(),
+            "results": findings.iter().map(|f| result(f, sources)).collect::<Vec<_>>(),
             "properties": {
                 "files": summary.files,
+                "production": counts(findings.iter().filter(|f| !f.test_code)),
+                "testCode": test_code,
                 "suppressed": serde_json::to_value(summary.suppressed).unwrap_or_default(),
             },
         }],
@@ -93,7 +98,18 @@ fn first_paragraph(page: &str) -> Option<&str> {
     (!para.is_empty() && !para.starts_with('#')).then_some(para)
 }
 
-fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
+/// `{"results": n, "byLevel": {...}, "byRule": {...}}`.
+fn counts<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Value {
+    let c = Counts::of(findings);
+    json!({
+        "results": c.total(),
+        "byLevel": {"error": c.errors, "warning": c.warnings, "note": c.notes},
+        "byRule": c.by_rule,
+    })
+}
+
+fn result(finding: &Finding, sources: &Sources<'_>) -> Value {
+    let d = &finding.diagnostic;
     let mut r = Map::new();
     r.insert("ruleId".into(), d.rule.code().into());
     if let Some(i) = RULES.iter().position(|x| x.id == d.rule) {
@@ -137,10 +153,16 @@ fn result(d: &Diagnostic, sources: &Sources<'_>) -> Value {
             json!({"fact": f.fact, "reason": f.reason, "at": at})
         })
         .collect();
-    r.insert(
-        "properties".into(),
-        json!({"notes": d.notes, "help": d.help, "facts": facts}),
-    );
+    let mut properties = json!({"notes": d.notes, "help": d.help, "facts": facts});
+    if let Value::Object(p) = &mut properties {
+        if let Some(frameworks) = &finding.frameworks {
+            p.insert("frameworks".into(), json!(frameworks));
+        }
+        if finding.test_code {
+            p.insert("testCode".into(), true.into());
+        }
+    }
+    r.insert("properties".into(), properties);
     Value::Object(r)
 }
 

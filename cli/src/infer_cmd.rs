@@ -86,18 +86,25 @@ pub fn annotation_of(program: &Program, spec: &InferredSpec) -> Option<(FileId, 
 
 /// The project a file belongs to (the first, for linked files).
 fn project_of(run: &CheckRun, file: FileId) -> Option<usize> {
-    match run.index().files.get(file.0 as usize)?.origin {
-        IndexOrigin::Project(p) => Some(p as usize),
-        IndexOrigin::Library => None,
-    }
+    run.loaded.project_of(file).map(|p| p as usize)
 }
 
 /// Whether a project (or one it references) declares the attribute types.
 fn has_definitions(run: &CheckRun, project: usize) -> bool {
     let index = run.index();
+    // Its first compilation sees what all its builds see of these.
+    let Some(compilation) = run
+        .loaded
+        .compilations
+        .iter()
+        .position(|c| c.project as usize == project)
+    else {
+        return false;
+    };
+    let from = IndexOrigin::Project(compilation as u32);
     index.types.iter().any(|t| {
         t.name == "OwningAttribute"
-            && matches!(t.origin, IndexOrigin::Project(p) if index.is_visible(IndexOrigin::Project(project as u32), IndexOrigin::Project(p)))
+            && matches!(t.origin, IndexOrigin::Project(_) if index.is_visible(from, t.origin))
     })
 }
 
@@ -136,29 +143,36 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
             Err(e) => fail(&e),
         };
     }
-    // Annotations per file.
-    let mut per_file: BTreeMap<FileId, Vec<Annotation>> = BTreeMap::new();
+    // Annotations per file: a file some target frameworks compile
+    // differently is in several compilations, and gets each annotation once.
+    let mut per_file: BTreeMap<PathBuf, (FileId, Vec<Annotation>)> = BTreeMap::new();
     for spec in &inference.specs {
-        if let Some((file, a)) = annotation_of(&inference.program, spec) {
-            per_file.entry(file).or_default().push(a);
+        let Some((file, a)) = annotation_of(&inference.program, spec) else {
+            continue;
+        };
+        let Some(entry) = run.index().files.get(file.0 as usize) else {
+            continue;
+        };
+        let (_, annotations) = per_file
+            .entry(entry.source.path.clone())
+            .or_insert_with(|| (file, Vec::new()));
+        if !annotations.contains(&a) {
+            annotations.push(a);
         }
     }
     let mut edits = Vec::new();
     let mut read_errors = Vec::new();
-    for (file, annotations) in per_file {
-        let Some(entry) = run.index().files.get(file.0 as usize) else {
-            continue;
-        };
-        match annotate::read_source_text(&entry.source.path) {
+    for (path, (file, annotations)) in per_file {
+        match annotate::read_source_text(&path) {
             Ok(original) => edits.push((
                 file,
                 FileEdits {
-                    path: entry.source.path.clone(),
+                    path,
                     original,
                     annotations,
                 },
             )),
-            Err(e) => read_errors.push(format!("{}: {e}", entry.source.path.display())),
+            Err(e) => read_errors.push(format!("{}: {e}", path.display())),
         }
     }
     let options_of: BTreeMap<PathBuf, AnnotateOptions> = edits
@@ -349,15 +363,23 @@ fn json_report(run: &CheckRun, specs: &[InferredSpec], rounds: u32, root: &Path)
     };
     let program = &inference.program;
     let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
+    // A declaration several target frameworks compile is inferred in each.
+    let mut seen = std::collections::BTreeSet::new();
     let items: Vec<serde_json::Value> = specs
         .iter()
-        .map(|s| {
-            *by_kind.entry(s.attr.kind()).or_default() += 1;
+        .filter_map(|s| {
             let target = annotation_of(program, s).map(|(file, a)| {
                 let span = Span::new(file, a.target.range().start, a.target.range().end);
                 location(span)
             });
-            json!({
+            let attribute = rlc_csharp::annotate::csharp_attribute(&s.attr);
+            if let Some(at) = &target
+                && !seen.insert((at.to_string(), attribute))
+            {
+                return None;
+            }
+            *by_kind.entry(s.attr.kind()).or_default() += 1;
+            Some(json!({
                 "kind": s.attr.kind(),
                 "attribute": format!("[{}{}]", if matches!(s.target, SpecTarget::Return(_)) { "return: " } else { "" }, rlc_csharp::annotate::csharp_attribute(&s.attr)),
                 "declaration": declaration_name(program, &s.target),
@@ -365,13 +387,14 @@ fn json_report(run: &CheckRun, specs: &[InferredSpec], rounds: u32, root: &Path)
                 "rule": s.rule.name(),
                 "reason": s.rule.reason(),
                 "evidence": location(s.evidence),
-            })
+            }))
         })
         .collect();
+    let total = items.len();
     let out = json!({
         "version": 1,
         "specs": items,
-        "summary": {"total": specs.len(), "by_kind": by_kind, "rounds": rounds},
+        "summary": {"total": total, "by_kind": by_kind, "rounds": rounds},
     });
     let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
     text.push('\n');

@@ -114,6 +114,10 @@ pub struct CheckArgs {
     /// call may throw [default: explicit, or the config's value]
     #[arg(long, value_enum, value_name = "MODEL")]
     pub exception_model: Option<ExceptionModelArg>,
+    /// Steps the analysis of one method may take before it stops with a note
+    /// (RLC9005) [default: 1000000, or the config's `method-budget`]
+    #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1000..))]
+    pub method_budget: Option<u64>,
     /// Print only the findings: no progress and no summary.
     #[arg(short, long)]
     pub quiet: bool,

@@ -82,6 +82,7 @@ pub struct Config {
     /// The file read, if any.
     pub path: Option<PathBuf>,
     pub exception_model: Option<ExceptionModel>,
+    pub method_budget: Option<usize>,
     pub infer: Option<bool>,
     pub test_code: Option<TestCode>,
     pub exclude: Exclude,
@@ -178,6 +179,10 @@ impl Config {
         {
             options.exception_model = model;
         }
+        options.method_budget = args
+            .method_budget
+            .map(|b| usize::try_from(b).unwrap_or(usize::MAX))
+            .or(self.method_budget);
         CheckSettings {
             options,
             infer: !args.no_infer && self.infer.unwrap_or(true),
@@ -345,12 +350,13 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 const TOP_LEVEL: [&str; 4] = ["check", "rules", "usings", "type"];
-const CHECK_KEYS: [&str; 5] = [
+const CHECK_KEYS: [&str; 6] = [
     "exception-model",
     "exclude",
     "infer",
     "foreign-suppressions",
     "test-code",
+    "method-budget",
 ];
 
 /// A config as read, before it is checked for problems.
@@ -530,6 +536,17 @@ fn read_check(path: &Path, table: &DeTable<'_>, config: &mut Config, problems: &
             "infer" => match value.get_ref().as_bool() {
                 Some(b) => config.infer = Some(b),
                 None => problems.push(wrong_type(name, "true or false", value)),
+            },
+            "method-budget" => match value.get_ref().as_integer() {
+                Some(n) => match usize::from_str_radix(&n.as_str().replace('_', ""), n.radix()) {
+                    Ok(b) if b >= 1000 => config.method_budget = Some(b),
+                    _ => problems.push(Problem::new(
+                        format!("`method-budget` must be at least 1000, not {n}"),
+                        value.span(),
+                        "out of range",
+                    )),
+                },
+                None => problems.push(wrong_type(name, "a number of steps", value)),
             },
             "exclude" => config.exclude = read_exclude(path, value, problems),
             "foreign-suppressions" => match value.get_ref().as_bool() {

@@ -8,12 +8,11 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use rlc_core::infer::{Inference, infer, infer_into};
 use rlc_core::ir::BodyId;
-use rlc_core::rules::{self, RuleId, rlc9004_internal_error, rlc9005_method_skipped};
+use rlc_core::rules::{self, RuleId, rlc9004_internal_error};
 use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::{FileId, Span};
 use rlc_csharp::frameworks::seed::seed;
-use rlc_csharp::hir::SkipReason;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
     LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_where, project_specs,
@@ -261,9 +260,6 @@ fn analyze(
         extra_files: Vec::new(),
     };
     run.lowered
-        .skipped
-        .retain(|(span, _)| reported_here(&run.loaded, span.file));
-    run.lowered
         .internal_errors
         .retain(|e| e.span.is_none_or(|s| reported_here(&run.loaded, s.file)));
     diagnostics.extend(input_notes(&mut run));
@@ -356,7 +352,8 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         if let Some(i) = extra.iter().position(|f| f.path == path) {
             return FileId(base + i as u32);
         }
-        let text = std::fs::read(path)
+        // The file a note is about may be the special file it refuses.
+        let text = rlc_csharp::source::read_regular(path, rlc_csharp::source::MAX_SOURCE_LEN)
             .ok()
             .and_then(|b| rlc_csharp::source::decode(&b).ok())
             .unwrap_or_default();
@@ -406,19 +403,6 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         );
         d.fingerprint = format!("{}:{}:{}", note.rule, rel(&note.path), note.message);
         out.push(d);
-    }
-    let mut skipped_in_file: std::collections::HashMap<FileId, usize> = Default::default();
-    for (span, reason) in &run.lowered.skipped {
-        if *reason == SkipReason::TooDeep {
-            let end = span.start.saturating_add(1).min(span.end);
-            let mut d = rlc9005_method_skipped::too_deep(Span::new(span.file, span.start, end));
-            // Not the offset: a baseline must survive edits above the method.
-            let n = skipped_in_file.entry(span.file).or_default();
-            let path = run.file(span.file).map(|(p, _)| rel(p)).unwrap_or_default();
-            d.fingerprint = format!("{}:{path}:{n}", d.rule);
-            *n += 1;
-            out.push(d);
-        }
     }
     for e in &run.lowered.internal_errors {
         let span = e.span.unwrap_or(Span::new(FileId(0), 0, 0));

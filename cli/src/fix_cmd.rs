@@ -123,6 +123,7 @@ pub fn run(args: FixArgs, color: ColorChoice) -> ExitCode {
     if let Some(model) = config.exception_model {
         check.exception_model = model;
     }
+    check.method_budget = config.method_budget;
     let opts = RunOptions {
         paths: vec![path],
         check,

@@ -160,9 +160,33 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
             annotations.push(a);
         }
     }
+    let repo_root = annotate::repository_root(&root);
+    let repo = repo_root.clone().unwrap_or_else(|| root.clone());
+    let canonical_repo = repo.canonicalize().unwrap_or_else(|_| repo.clone());
     let mut edits = Vec::new();
     let mut read_errors = Vec::new();
     for (path, (file, annotations)) in per_file {
+        // Only files of the repository, by their own name: an edit through a
+        // symlink would replace the link with a file, and one outside the
+        // repository would make the patch fail to apply.
+        match path.canonicalize() {
+            Ok(real) if real != path => {
+                read_errors.push(format!(
+                    "{}: a symbolic link (or under one)",
+                    path.display()
+                ));
+                continue;
+            }
+            Ok(real) if !real.starts_with(&canonical_repo) => {
+                read_errors.push(format!(
+                    "{}: outside the repository `{}`",
+                    path.display(),
+                    repo.display()
+                ));
+                continue;
+            }
+            _ => {}
+        }
         match annotate::read_source_text(&path) {
             Ok(original) => edits.push((
                 file,
@@ -222,8 +246,6 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
             Err(e) => eprintln!("warning: {e}"),
         }
     }
-    let repo_root = annotate::repository_root(&root);
-    let repo = repo_root.clone().unwrap_or_else(|| root.clone());
     if args.apply && !args.allow_dirty {
         // As `cargo fix`: edits in place only where version control can undo them.
         let Some(repo_root) = &repo_root else {
@@ -232,12 +254,23 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
             );
         };
         let paths: Vec<PathBuf> = changed.iter().map(|(p, ..)| p.clone()).collect();
+        // Any change in the tree stops it, not only in the files to edit: the
+        // edits are then exactly what `git diff` shows and `git checkout` undoes.
         match annotate::dirty_files(repo_root, &paths) {
             Ok(dirty) if !dirty.is_empty() => {
-                let names: Vec<String> =
-                    dirty.iter().map(|p| relative_name(repo_root, p)).collect();
+                let names: Vec<String> = dirty
+                    .iter()
+                    .take(10)
+                    .map(|p| relative_name(repo_root, p))
+                    .collect();
+                let more = dirty.len().saturating_sub(names.len());
+                let more = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
                 return fail(&format!(
-                    "these files have uncommitted changes: {}; commit or stash them, or pass --allow-dirty",
+                    "the working tree has uncommitted changes: {}{more}; commit or stash them, or pass --allow-dirty",
                     names.join(", ")
                 ));
             }

@@ -139,3 +139,153 @@ fn a_named_binary_file_is_reported_and_skipped() {
     assert!(run.stdout.contains("warning[RLC9003]"), "{}", run.stdout);
     assert!(run.stdout.contains("--> Blob.cs:1:1"), "{}", run.stdout);
 }
+
+/// Names of 22,000 dotted parts in each position a name can take, and 29,000
+/// `using var` declarations in one method: each gets a located note (or is
+/// analysed), nothing overflows the stack, and the code beside it is checked.
+#[test]
+fn long_names_and_many_using_declarations_are_cut_with_a_located_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let dotted = (0..22_000)
+        .map(|i| format!("A{i}"))
+        .collect::<Vec<_>>()
+        .join(".");
+    let ok = format!("class Ok {{ void M() {{ {LEAK} }} }}\n");
+    let cases = [
+        ("Ns.cs", format!("namespace {dotted} {{ class X {{ }} }}\n")),
+        ("Using.cs", format!("using {dotted};\n")),
+        ("Base.cs", format!("class B : {dotted} {{ }}\n")),
+        ("Field.cs", format!("class F {{ {dotted} f; }}\n")),
+        (
+            "Expr.cs",
+            format!("class E {{ object M() => {dotted}; }}\n"),
+        ),
+    ];
+    for (name, first_line) in &cases {
+        write(root, name, format!("{first_line}{ok}"));
+    }
+    let usings: String = (0..29_000)
+        .map(|i| {
+            format!("using var s{i} = new System.IO.FileStream(\"x\", System.IO.FileMode.Open);\n")
+        })
+        .collect();
+    write(
+        root,
+        "Usings.cs",
+        format!("class U {{ void M() {{\n{usings}}} }}\n{ok}"),
+    );
+
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    let found = findings(&run.stdout);
+    for (name, _) in &cases {
+        assert!(
+            found.contains(&("RLC9005".into(), (*name).into(), 1)),
+            "{name}: {found:?}"
+        );
+        assert!(
+            found.contains(&("RLC0001".into(), (*name).into(), 2)),
+            "{name}: {found:?}"
+        );
+    }
+    // Every `using` disposes its stream: only the leak beside them is reported,
+    // and the method is analysed whole (no budget note).
+    let usings: Vec<_> = found.iter().filter(|f| f.1 == "Usings.cs").collect();
+    assert_eq!(
+        usings,
+        [&("RLC0001".to_owned(), "Usings.cs".to_owned(), 29_003)],
+        "{found:?}"
+    );
+}
+
+/// A method that needs more steps than `--method-budget` allows stops with a
+/// located note and a partial result, not a stall; 1,500 sequential `using`
+/// declarations stay far within the default budget.
+#[test]
+fn the_method_budget_turns_a_costly_method_into_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let open = "new System.IO.FileStream(\"x\", System.IO.FileMode.Open)";
+    let locals: String = (0..300).map(|i| format!("var s{i} = {open};\n")).collect();
+    let disposals: String = (0..300).map(|i| format!("s{i}.Dispose();\n")).collect();
+    write(
+        root,
+        "Costly.cs",
+        format!("class P {{\nvoid M() {{\n{locals}{disposals}}}\n}}\n"),
+    );
+    let usings: String = (0..1_500)
+        .map(|i| format!("using var u{i} = {open};\n"))
+        .collect();
+    write(
+        root,
+        "Usings.cs",
+        format!("class U {{\nvoid M() {{\n{usings}}}\n}}\n"),
+    );
+
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    assert_eq!(run.code, Some(0), "{}", run.stdout);
+    let run = rlc(
+        root,
+        &["check", "--format", "json", "--method-budget", "5000", "."],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stdout);
+    let found = findings(&run.stdout);
+    assert!(
+        found.contains(&("RLC9005".to_owned(), "Costly.cs".to_owned(), 2)),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Special files are refused without being read: a symlink to `/dev/zero`
+/// would read without end and a FIFO would block. Named on the command line
+/// they, and unreadable files, are usage errors (exit 2).
+#[cfg(unix)]
+#[test]
+fn special_and_unreadable_files_are_refused_without_reading_them() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "Ok.cs",
+        format!("class A {{ void M() {{ {LEAK} }} }}\n"),
+    );
+    std::os::unix::fs::symlink("/dev/zero", root.join("Zero.cs")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(root.join("Pipe.cs"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
+
+    // In a directory they are not sources (only regular files are).
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let found = findings(&run.stdout);
+    assert!(has(&found, "RLC0001", "Ok.cs"), "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.1.contains("Zero") || f.1.contains("Pipe")),
+        "{found:?}"
+    );
+
+    for name in ["Zero.cs", "Pipe.cs"] {
+        let run = rlc(root, &["check", name]);
+        assert_eq!(run.code, Some(2), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+    }
+
+    write(root, "Secret.cs", "class S { }");
+    let secret = root.join("Secret.cs");
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads it anyway; the case is only meaningful for other users.
+    if std::fs::File::open(&secret).is_err() {
+        let run = rlc(root, &["check", "Secret.cs"]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(run.stderr.contains("Secret.cs"), "{}", run.stderr);
+    }
+}

@@ -92,10 +92,12 @@ fn mcs(dir: &Path, sample: &str) -> Result<(), String> {
         .filter(|p| p.extension().is_some_and(|e| e == "cs"))
         .collect();
     files.sort();
+    // The assembly goes outside the repository: `fix --apply` refuses a dirty tree.
+    let out_dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let out = Command::new("mcs")
         .arg("-langversion:7.2")
         .arg(format!("-target:{target}"))
-        .arg(format!("-out:{}", dir.join("out.bin").display()))
+        .arg(format!("-out:{}", out_dir.path().join("out.bin").display()))
         .args(refs)
         .args(&files)
         .output()

@@ -66,6 +66,10 @@ impl<'p> Checker<'p> {
                 facts: &facts,
                 summaries: &self.summaries,
                 exceptions,
+                budget: self
+                    .options
+                    .method_budget
+                    .unwrap_or(crate::options::DEFAULT_METHOD_BUDGET),
             },
             || summarize::body(&facts, exceptions),
         );

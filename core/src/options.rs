@@ -16,7 +16,15 @@ pub enum ExceptionModel {
     All,
 }
 
+/// Steps Algorithm 1 takes on one method at most, by default: far above what
+/// real methods need (tens of thousands), and about a second's work.
+pub const DEFAULT_METHOD_BUDGET: usize = 1_000_000;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckOptions {
     pub exception_model: ExceptionModel,
+    /// Steps the analysis of one method may take before it stops with a note
+    /// (RLC9005); `None`: [`DEFAULT_METHOD_BUDGET`].
+    #[serde(default)]
+    pub method_budget: Option<usize>,
 }

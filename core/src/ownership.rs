@@ -148,9 +148,7 @@ pub fn new_owning_field_stores(
             None => computed.get_or_insert_with(|| crate::cfg::reachable(body)),
         };
         let n = NodeId(i as u32);
-        if !known_free
-            && reach.get(i).copied().unwrap_or(false)
-            && !lazily_initialized(body, this, *f, n)
+        if !known_free && reach.get(i).copied().unwrap_or(false) && !lazily_initialized(body, *f, n)
         {
             out.push((n, *f));
         }
@@ -162,18 +160,10 @@ pub fn new_owning_field_stores(
 /// to be `null` (`f ??= new T()`, `if (f == null) f = new T()`): a lazy
 /// initialisation fills the object's own slot once instead of replacing a
 /// value, so the object's existing obligation covers it.
-fn lazily_initialized(body: &Body, this: VarId, f: FieldId, n: NodeId) -> bool {
-    let loaded: Vec<VarId> = body
-        .nodes
-        .iter()
-        .filter_map(|node| match &node.stmt {
-            Stmt::Load {
-                dst,
-                base: Some(b),
-                field: FieldRef::Known(g),
-            } if *b == this && *g == f => Some(*dst),
-            _ => None,
-        })
+fn lazily_initialized(body: &Body, f: FieldId, n: NodeId) -> bool {
+    let loaded: Vec<VarId> = this_field_loads(body)
+        .filter(|(_, g)| *g == f)
+        .map(|(dst, _)| dst)
         .collect();
     if loaded.is_empty() {
         return false;
@@ -196,6 +186,17 @@ fn lazily_initialized(body: &Body, this: VarId, f: FieldId, n: NodeId) -> bool {
 /// states for the library), and the field is the object's ownership flag. A
 /// fact the code states, derived the same way for checking and inference.
 pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
+    // The bodies of each type's instance methods, where a flag may guard a disposal.
+    let mut methods_of: rustc_hash::FxHashMap<crate::program::TypeId, Vec<&Body>> =
+        Default::default();
+    for d in bodies.iter() {
+        if let Some(dm) = d.method.and_then(|m| program.get_method(m))
+            && !dm.is_constructor()
+            && !dm.is_static
+        {
+            methods_of.entry(dm.owner).or_default().push(d);
+        }
+    }
     let mut found: Vec<(crate::program::MethodId, u32, FieldId, bool)> = Vec::new();
     for body in bodies.iter() {
         let Some(m) = body.method else { continue };
@@ -234,12 +235,9 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
                 .map(|(f, _)| *f)
                 .collect();
             let owner = program.field(g).owner;
-            let guarded = bodies.iter().find_map(|d| {
-                let dm = program.get_method(d.method?)?;
-                (dm.owner == owner && !dm.is_constructor() && !dm.is_static)
-                    .then(|| owned_when(program, d, g, &given))
-                    .flatten()
-            });
+            let guarded = methods_of
+                .get(&owner)
+                .and_then(|ds| ds.iter().find_map(|d| owned_when(program, d, g, &given)));
             if let Some(owned) = guarded {
                 found.push((m, q, g, owned));
             }
@@ -266,17 +264,8 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
 /// The value of `this.g` under which `body` disposes the fields `given`,
 /// when it does so only under that value.
 fn owned_when(program: &Program, body: &Body, g: FieldId, given: &[FieldId]) -> Option<bool> {
-    let this = body.this_var()?;
-    let loaded_from = |v: VarId| {
-        body.nodes.iter().find_map(|node| match &node.stmt {
-            Stmt::Load {
-                dst,
-                base: Some(b),
-                field: FieldRef::Known(f),
-            } if *dst == v && *b == this => Some(*f),
-            _ => None,
-        })
-    };
+    let loads: rustc_hash::FxHashMap<VarId, FieldId> = this_field_loads(body).collect();
+    let loaded_from = |v: VarId| loads.get(&v).copied();
     let flags: Vec<VarId> = body
         .nodes
         .iter()
@@ -334,24 +323,57 @@ fn owned_when(program: &Program, body: &Body, g: FieldId, given: &[FieldId]) -> 
     owned
 }
 
+/// `dst = this.f` in `body`: each load of a field of `this`, as (dst, f).
+fn this_field_loads(body: &Body) -> impl Iterator<Item = (VarId, FieldId)> + '_ {
+    let this = body.this_var();
+    body.nodes.iter().filter_map(move |node| match &node.stmt {
+        Stmt::Load {
+            dst,
+            base: Some(b),
+            field: FieldRef::Known(f),
+        } if Some(*b) == this => Some((*dst, *f)),
+        _ => None,
+    })
+}
+
 /// The loads of `this`'s ownership flags in `body`, each with the value under
 /// which the object owns.
 pub fn flag_loads(program: &Program, body: &Body) -> Vec<(VarId, bool)> {
+    this_field_loads(body)
+        .filter_map(|(dst, f)| {
+            program
+                .get_field(f)?
+                .ownership_flag
+                .map(|owned| (dst, owned))
+        })
+        .collect()
+}
+
+/// The loads of `this`'s idempotence flags in `body`, each read as `false`: a
+/// method that sets a `bool` field of `this` to `true` and returns early when
+/// it is already set (`if (_disposed) return; ... _disposed = true;`)
+/// promises its disposals for its first call, when the flag is not set yet.
+pub fn idempotence_flag_loads(body: &Body) -> Vec<(VarId, bool)> {
     let Some(this) = body.this_var() else {
         return Vec::new();
     };
-    body.nodes
+    let set: Vec<FieldId> = body
+        .nodes
         .iter()
         .filter_map(|node| match &node.stmt {
-            Stmt::Load {
-                dst,
+            Stmt::Store {
                 base: Some(b),
                 field: FieldRef::Known(f),
-            } if *b == this => program
-                .get_field(*f)
-                .and_then(|fd| fd.ownership_flag)
-                .map(|owned| (*dst, owned)),
+                src: Operand::Const(crate::program::Const::Bool(true)),
+            } if *b == this => Some(*f),
             _ => None,
         })
+        .collect();
+    if set.is_empty() {
+        return Vec::new();
+    }
+    this_field_loads(body)
+        .filter(|(_, f)| set.contains(f))
+        .map(|(dst, _)| (dst, false))
         .collect()
 }

@@ -466,6 +466,7 @@ impl Lib {
             &Bodies::from(bodies.to_vec()),
             &CheckOptions {
                 exception_model: model,
+                ..CheckOptions::default()
             },
         )
     }

@@ -16,7 +16,7 @@ use rlc_core::{FileId, Span, ir};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::frameworks::{self, BuildStats, Compilation, Parsed, Text, Unit};
-use crate::hir::{FileSyntax, SkipReason, TextRange};
+use crate::hir::{FileSyntax, TextRange};
 use crate::index::{
     FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
 };
@@ -280,6 +280,13 @@ pub fn load_observed(
                 with_errors.insert((project, planned.path));
                 notes.push(note);
             }
+            notes.extend(syntax.limits.iter().map(|l| LoadNote {
+                rule: RuleId::MethodSkipped,
+                path: source.path.clone(),
+                file: Some(id),
+                range: Some(l.range),
+                message: l.message.clone(),
+            }));
         }
         file_units.push(Some(planned.unit));
         parse_options.push(Some(
@@ -594,7 +601,8 @@ impl GeneratedLibrary {
 
 /// A source file's text, or why it cannot be read.
 fn read_text(path: &Path) -> Text {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let bytes = crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN)
+        .map_err(|e| format!("cannot read the file: {e}"))?;
     let text = decode(&bytes).map_err(|e| format!("skipped: {e}"))?;
     Ok(text.into())
 }
@@ -623,7 +631,6 @@ pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 pub struct Lowered {
     pub bodies: ir::Bodies,
     pub stats: ResolveStats,
-    pub skipped: Vec<(Span, SkipReason)>,
     /// Bodies whose lowering failed: an internal error, reported and skipped.
     pub internal_errors: Vec<InternalError>,
 }
@@ -633,7 +640,6 @@ impl Lowered {
     pub fn append(&mut self, other: Lowered) {
         self.bodies.append(other.bodies);
         self.stats.merge(&other.stats);
-        self.skipped.extend(other.skipped);
         self.internal_errors.extend(other.internal_errors);
     }
 }
@@ -692,13 +698,11 @@ pub fn lower_where(index: &Index, wanted: impl Fn(FileId) -> bool + Sync) -> Low
     let mut out = Lowered {
         bodies: ir::Bodies::new(),
         stats: ResolveStats::default(),
-        skipped: Vec::new(),
         internal_errors: Vec::new(),
     };
     let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
         out.bodies.append(lt.bodies);
         out.stats.merge(&lt.stats);
-        out.skipped.extend(lt.skipped);
     };
     for (t, r) in results {
         match r {

@@ -50,6 +50,35 @@ impl std::fmt::Display for DecodeError {
     }
 }
 
+/// The largest source file read: offsets are `u32`, and a syntax tree costs
+/// ~26 bytes per source byte, so a bigger file would not fit anyway.
+pub const MAX_SOURCE_LEN: u64 = 64 << 20;
+
+/// The largest project or solution file read.
+pub const MAX_PROJECT_LEN: u64 = 16 << 20;
+
+/// Reads a regular file of at most `limit` bytes. Anything else (a device
+/// such as `/dev/zero`, a FIFO that would block, a socket) and longer files
+/// are refused before they are read.
+pub fn read_regular(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    // Not opened before this check: opening a FIFO blocks until a writer comes.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::new(
+            ErrorKind::FileTooLarge,
+            format!("larger than {} MiB", limit >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Decodes UTF-8 (with or without BOM) and UTF-16 LE/BE with BOM. The BOM is
 /// dropped; offsets in the result are offsets into the returned text.
 pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {

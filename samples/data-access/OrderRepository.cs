@@ -11,12 +11,12 @@ namespace DataAccess
     /// </summary>
     public sealed class OrderRepository : IDisposable
     {
-        private readonly SqlConnection _connection;
+        private readonly SqlConnection _connection; // LEAK: Dispose() never disposes the connection the constructor opens
         private readonly Dictionary<int, Order> _cache = new Dictionary<int, Order>();
 
         public OrderRepository(string connectionString)
         {
-            _connection = new SqlConnection(connectionString); // LEAK: Dispose() never disposes this connection
+            _connection = new SqlConnection(connectionString);
             _connection.Open();
         }
 

@@ -101,11 +101,11 @@ namespace FileTool
     /// <summary>Collects error lines in a side file.</summary>
     public sealed class ErrorLog
     {
-        private readonly FileStream _stream;
+        private readonly FileStream _stream; // LEAK: ErrorLog opens this stream but has no disposal method, so nothing ever closes it
 
         public ErrorLog(string path)
         {
-            _stream = new FileStream(path, FileMode.Append, FileAccess.Write, FileShare.Read); // LEAK: ErrorLog has no disposal method, so nothing ever closes this stream
+            _stream = new FileStream(path, FileMode.Append, FileAccess.Write, FileShare.Read);
         }
 
         public void Append(string line)

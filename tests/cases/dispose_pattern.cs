@@ -69,8 +69,8 @@ public sealed class WithFinalizer : IDisposable
     }
 }
 
-// CASE: the template Visual Studio generates, with a "disposed" flag: a path returns
-// without disposing the field (the checker does not relate the flag to the field).
+// CASE: the template Visual Studio generates, with a "disposed" flag: the path that skips
+// the disposal is a second call's, and the guarantee is about the first: no RLC0006.
 public sealed class DisposedFlagTemplate : IDisposable
 {
     [Owning] private readonly FileStream _fs;
@@ -82,7 +82,7 @@ public sealed class DisposedFlagTemplate : IDisposable
     }
 
     [Calls("_fs", "Dispose")]
-    private void Dispose(bool disposing) // expect: RLC0006
+    private void Dispose(bool disposing)
     {
         if (!_disposedValue)
         {

@@ -4,7 +4,7 @@
 // owning: a class that never disposes it is reported once at the field (RLC0003), not
 // at every allocation; a lazily created value (`??=`, `if (f == null)`) fills the
 // object's own slot and needs no `[CreatesMustCallFor]`.
-// cases: 8
+// cases: 9
 using System;
 using System.IO;
 
@@ -44,6 +44,29 @@ public sealed class Disposes : IDisposable
     }
 
     public void Dispose() => _data.Dispose();
+}
+
+// CASE: an idempotent disposal (`if (_disposed) return; ... _disposed = true;`) disposes
+// the field on its first call, which is what it promises: nothing to report.
+public sealed class Idempotent : IDisposable
+{
+    private readonly Stream _data;
+    private bool _disposed;
+
+    public Idempotent(string path)
+    {
+        _data = File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+        _data.Dispose();
+        _disposed = true;
+    }
 }
 
 // CASE: a field given by the caller stays the caller's (not owning): nothing to report.

@@ -235,11 +235,12 @@ public static class Users
     }
 }
 
-// CASE: an inferred [Calls] is verified like a written one: Dispose disposes the field on
-// one path only, which `check --no-infer` would report after the patch too.
+// CASE: inference proposes only a [Calls] the checker verifies: Dispose disposes the field
+// on one path only, so it gets none, and the field, which holds a stream the class
+// opened, is reported as not disposed (what `check --no-infer` reports after the patch).
 public sealed class SometimesCloses : IDisposable
 {
-    private readonly Stream _stream = File.OpenRead("data.bin");
+    private readonly Stream _stream = File.OpenRead("data.bin"); // expect: RLC0003
     private readonly bool _keepOpen;
 
     public SometimesCloses(bool keepOpen)
@@ -247,7 +248,7 @@ public sealed class SometimesCloses : IDisposable
         _keepOpen = keepOpen;
     }
 
-    public void Dispose() // expect: RLC0006
+    public void Dispose()
     {
         if (!_keepOpen)
         {

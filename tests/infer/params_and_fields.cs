@@ -153,9 +153,12 @@ public sealed class CountingWrapper : Wrapper
     }
 }
 
-// A field reassigned after disposal gets no [Calls]: Reset is not a disposal method.
+// A field reassigned after disposal gets no [Calls]: Reset is not a disposal method. The
+// class stores streams it opened in the field, so the field is owning (rule
+// `owning-field-created`), and Reset, which replaces it, creates a new obligation.
 public sealed class Rotating
 {
+    [Owning]
     private Stream _current;
 
     public Rotating(string path)
@@ -163,6 +166,7 @@ public sealed class Rotating
         _current = File.OpenRead(path);
     }
 
+    [CreatesMustCallFor("this")]
     public void Reset(string path)
     {
         _current.Dispose();

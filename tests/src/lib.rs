@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use rlc_csharp::load::{Loaded, ProjectSpec, embedded_library, load};
 
+pub mod fuzz;
+
 /// Loads C# files (name, text) as one project with the embedded library model.
 /// The files are written to a temporary directory that lives as long as the result.
 pub fn load_files(files: &[(&str, &str)]) -> (tempfile::TempDir, Loaded) {

@@ -902,3 +902,56 @@ fn discovery_is_deterministic() {
         assert_eq!(discover_case("references"), first);
     }
 }
+
+/// A property that doubles itself 30 times (a "billion laughs" of MSBuild
+/// properties) and an XML entity bomb: each is refused with a located note,
+/// in bounded time and memory, and the project's sources are still found.
+#[test]
+fn property_and_entity_bombs_are_refused_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let props: String = (1..=30)
+        .map(|i| format!("<P{i}>$(P{p})$(P{p})</P{i}>\n", p = i - 1))
+        .collect();
+    std::fs::create_dir_all(root.join("Bomb")).unwrap();
+    std::fs::write(
+        root.join("Bomb/Bomb.csproj"),
+        format!(
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\n<P0>0123456789</P0>\n{props}\
+             <DefineConstants>$(P30)</DefineConstants>\n</PropertyGroup></Project>"
+        ),
+    )
+    .unwrap();
+    std::fs::write(root.join("Bomb/A.cs"), "class A { }").unwrap();
+    let laughs: String = (1..=9)
+        .map(|i| {
+            let p = format!("&l{};", i - 1);
+            format!("<!ENTITY l{i} \"{}\">", p.repeat(10))
+        })
+        .collect();
+    std::fs::create_dir_all(root.join("Xml")).unwrap();
+    std::fs::write(
+        root.join("Xml/Xml.csproj"),
+        format!(
+            "<?xml version=\"1.0\"?><!DOCTYPE Project [<!ENTITY l0 \"lol\">{laughs}]>\n\
+             <Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><P>&l9;</P></PropertyGroup></Project>"
+        ),
+    )
+    .unwrap();
+    std::fs::write(root.join("Xml/B.cs"), "class B { }").unwrap();
+
+    let ws = discover(&[root.to_path_buf()]).unwrap();
+    let notes = notes(&ws);
+    assert!(
+        notes.iter().any(|n| n.starts_with("Bomb/Bomb.csproj:")
+            && n.contains("expands to more than 1048576 bytes")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.starts_with("Xml/Xml.csproj:")),
+        "{notes:?}"
+    );
+    assert_eq!(sources(&ws, "Bomb"), ["Bomb/A.cs"]);
+    assert_eq!(sources(&ws, "Xml"), ["Xml/B.cs"]);
+    assert!(ws.notes.iter().all(|n| n.message.len() < 1000), "{notes:?}");
+}

@@ -14,6 +14,7 @@ exception-model = "all"
 exclude = ["**/Generated/**", "tests"]
 infer = false
 test-code = "note"
+method-budget = 2_000_000
 
 [rules]
 RLC0001 = "warning"
@@ -53,6 +54,7 @@ fn reads_every_setting() {
     assert_eq!(config.exception_model, Some(ExceptionModel::All));
     assert_eq!(config.infer, Some(false));
     assert_eq!(config.test_code, Some(TestCode::Note));
+    assert_eq!(config.method_budget, Some(2_000_000));
     assert!(!config.exclude.is_empty());
     let levels: Vec<(&str, Level)> = config
         .levels
@@ -327,4 +329,14 @@ fn excludes_are_relative_to_the_config_directory() {
             .exclude
             .is_excluded(Path::new("/elsewhere/tests/A.cs"))
     );
+}
+
+#[test]
+fn a_method_budget_below_a_thousand_steps_is_refused() {
+    let (p, at) = problem("[check]\nmethod-budget = 999\n");
+    assert_eq!(p.message, "`method-budget` must be at least 1000, not 999");
+    assert_eq!(at, "999");
+    let (p, at) = problem("[check]\nmethod-budget = \"many\"\n");
+    assert!(p.message.contains("method-budget"), "{}", p.message);
+    assert_eq!(at, "\"many\"");
 }

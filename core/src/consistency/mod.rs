@@ -46,7 +46,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::facts::{BodyFacts, BodySummaries, Summaries};
-use crate::ir::{Node, NodeId, Stmt, Succ, VarId, VarKind};
+use crate::ir::{Callee, Node, NodeId, Stmt, Succ, VarId, VarKind};
 use crate::must_call::MustCallType;
 use crate::options::ExceptionModel;
 use crate::ownership;
@@ -178,13 +178,19 @@ pub struct Inputs<'c, 'a> {
     pub facts: &'c BodyFacts<'a>,
     pub summaries: &'c Summaries,
     pub exceptions: ExceptionModel,
+    /// The most steps the analysis takes (besides its own limit by body size).
+    pub budget: usize,
 }
 
 struct Entry {
     node: NodeId,
     fact: Fact,
     live: bool,
+    /// The previous entry with the same node and key ([`NONE`] ends the list).
+    prev: u32,
 }
+
+const NONE: u32 = u32::MAX;
 
 /// Statement-level effects collected before the facts move on.
 struct Step {
@@ -204,7 +210,13 @@ struct Engine<'c, 'a> {
     /// Obligations created at a node while the analysis runs (store sites).
     site_obligations: FxHashMap<(NodeId, bool), ObligationId>,
     arena: Vec<Entry>,
-    at: Vec<Vec<u32>>,
+    /// D(s), by node and fact key: the last arena entry of the list of
+    /// facts there (linked by `Entry::prev`; dead ones are unlinked as met).
+    at: FxHashMap<(NodeId, ObligationId, bool), u32>,
+    /// Reused for the live entries of one list.
+    same: Vec<u32>,
+    /// The body's `using` variables for which settling early is exact ([`guards`]).
+    guards: FxHashMap<VarId, NodeId>,
     work: VecDeque<u32>,
     events: Vec<Event>,
     notes: Vec<ConditionNote>,
@@ -235,6 +247,12 @@ pub fn check(inputs: Inputs<'_, '_>, summarize: impl FnOnce() -> BodySummaries) 
     }
 }
 
+/// Marks an entry dead and frees its aliases (it is never read again).
+fn kill(e: &mut Entry) {
+    e.live = false;
+    e.fact.aliases = Vec::new();
+}
+
 fn insert_sorted(v: &mut Vec<Alias>, a: Alias) {
     if let Err(i) = v.binary_search(&a) {
         v.insert(i, a);
@@ -263,14 +281,16 @@ impl<'c, 'a> Engine<'c, 'a> {
             obligations: Vec::new(),
             site_obligations: FxHashMap::default(),
             arena: Vec::new(),
-            at: vec![Vec::new(); n],
+            at: FxHashMap::default(),
+            same: Vec::new(),
+            guards: guards(inputs.facts),
             work: VecDeque::new(),
             events: Vec::new(),
             notes: Vec::new(),
             discharged: Vec::new(),
             steps: 0,
             soft_budget: 32 * n + 4096,
-            hard_budget: 400 * n + 200_000,
+            hard_budget: (400 * n + 200_000).min(inputs.budget),
             variants: VARIANTS,
             aborted: false,
         }
@@ -322,26 +342,34 @@ impl<'c, 'a> Engine<'c, 'a> {
     /// Adds a fact to D(node) unless a fact of the same obligation with fewer
     /// aliases is there; merges variants past the limit (see the module docs).
     fn insert(&mut self, node: NodeId, mut fact: Fact) {
-        let Some(list) = self.at.get_mut(node.index()) else {
+        if node.index() >= self.cx.body.nodes.len() {
             return;
-        };
-        let arena = &mut self.arena;
-        list.retain(|&id| arena[id as usize].live);
-        let key = fact.key();
-        let mut same: Vec<u32> = Vec::new();
-        for &id in list.iter() {
-            let g = &arena[id as usize].fact;
-            if g.key() != key {
-                continue;
-            }
-            if is_subset(&g.aliases, &fact.aliases) {
-                return;
-            }
-            same.push(id);
         }
-        for &id in &same {
+        if self.settled_by_guard(&fact) {
+            return self.discharge(fact.obligation);
+        }
+        let (o, exc) = fact.key();
+        let arena = &mut self.arena;
+        let head = self.at.entry((node, o, exc)).or_insert(NONE);
+        let same = &mut self.same;
+        same.clear();
+        let mut id = *head;
+        while id != NONE {
+            let e = &arena[id as usize];
+            if e.live {
+                same.push(id);
+            }
+            id = e.prev;
+        }
+        if same
+            .iter()
+            .any(|&id| is_subset(&arena[id as usize].fact.aliases, &fact.aliases))
+        {
+            return;
+        }
+        for &id in same.iter() {
             if is_subset(&fact.aliases, &arena[id as usize].fact.aliases) {
-                arena[id as usize].live = false;
+                kill(&mut arena[id as usize]);
             }
         }
         same.retain(|&id| arena[id as usize].live);
@@ -352,21 +380,55 @@ impl<'c, 'a> Engine<'c, 'a> {
             // Disjoint holders on different paths have nothing in common: keep
             // them apart rather than invent a loss at the join.
             if !merged.is_empty() {
-                for &id in &same {
-                    arena[id as usize].live = false;
+                for &id in same.iter() {
+                    kill(&mut arena[id as usize]);
                 }
+                same.clear();
                 fact.aliases = merged;
             }
         }
-        list.retain(|&id| arena[id as usize].live);
+        // Relink the live entries (oldest first) and append the new one.
+        let mut prev = NONE;
+        for &id in same.iter().rev() {
+            arena[id as usize].prev = prev;
+            prev = id;
+        }
         let id = arena.len() as u32;
         arena.push(Entry {
             node,
             fact,
             live: true,
+            prev,
         });
-        list.push(id);
+        *head = id;
         self.work.push_back(id);
+    }
+
+    /// Whether a fact is held by a `using` variable alone whose disposal
+    /// discharges it: every way on passes that disposal, and until then nothing
+    /// can lose, store or hand on the value ([`guards`]), so walking it to the
+    /// end of the scope would end the same way. This keeps a method with many
+    /// `using` declarations linear rather than quadratic.
+    fn settled_by_guard(&self, fact: &Fact) -> bool {
+        let [Alias::Var(u)] = fact.aliases[..] else {
+            return false;
+        };
+        let Some(&disposal) = self.guards.get(&u) else {
+            return false;
+        };
+        if !self.discharges(fact.obligation).calls {
+            return false;
+        }
+        let must_call = &self.obligations[fact.obligation as usize]
+            .must_call
+            .must_call;
+        let own = self.cx.var_obligation(u);
+        self.cx.called(disposal).iter().any(|cm| {
+            cm.target == Alias::Var(u)
+                && cm.even_if_throws
+                && (own.is_some_and(|o| cm.called.discharges(&o.must_call))
+                    || cm.called.discharges(must_call))
+        })
     }
 
     fn run(&mut self) {
@@ -609,6 +671,67 @@ impl<'c, 'a> Engine<'c, 'a> {
             paths: Vec::new(),
         });
     }
+}
+
+/// The body's `guarded` variables (with a disposal call) that a fact held by
+/// them alone can meet only where nothing is reported, stored or handed on:
+/// defined once, and otherwise only a call's receiver (not one whose result
+/// aliases it), tested for null, captured, returned, yielded, thrown, escaped,
+/// ended, or the base of a field access. Any use as a value (an argument, the
+/// source of a copy or store) disqualifies the variable.
+fn guards(cx: &BodyFacts<'_>) -> FxHashMap<VarId, NodeId> {
+    let body = cx.body;
+    if body.guarded.is_empty() {
+        return FxHashMap::default();
+    }
+    let mut guards: FxHashMap<VarId, NodeId> = body.guarded.iter().copied().collect();
+    let mut defs: FxHashMap<VarId, u32> = FxHashMap::default();
+    for node in &body.nodes {
+        let mut used = Vec::new();
+        let mut defined = Vec::new();
+        match &node.stmt {
+            Stmt::Copy { dst, src } => {
+                defined.push(*dst);
+                used.extend(src.var());
+            }
+            Stmt::Opaque { dst, .. } | Stmt::Load { dst, .. } | Stmt::Element { dst, .. } => {
+                defined.push(*dst)
+            }
+            Stmt::Store { src, .. } | Stmt::StoreElement { src, .. } => used.extend(src.var()),
+            Stmt::Call(call) => {
+                defined.extend(call.dst);
+                used.extend(call.args.iter().filter_map(|a| a.value.var()));
+                if let Callee::Delegate(d) = &call.callee {
+                    used.push(*d);
+                }
+                let aliases_receiver = match &call.callee {
+                    Callee::Method(m) => cx
+                        .program
+                        .get_method(*m)
+                        .is_some_and(|m| m.this_must_call_alias.is_some()),
+                    _ => false,
+                };
+                if aliases_receiver && call.dst.is_some() {
+                    used.extend(call.receiver);
+                }
+            }
+            Stmt::Closure { dst, .. } => defined.extend(*dst),
+            Stmt::Nop
+            | Stmt::Return(_)
+            | Stmt::Yield(_)
+            | Stmt::Throw(_)
+            | Stmt::Escape(_)
+            | Stmt::ScopeEnd(_) => {}
+        }
+        for v in used {
+            guards.remove(&v);
+        }
+        for v in defined {
+            *defs.entry(v).or_default() += 1;
+        }
+    }
+    guards.retain(|v, _| defs.get(v) == Some(&1));
+    guards
 }
 
 /// The access paths among a fact's aliases (non-owning fields it was stored in).

@@ -71,6 +71,7 @@ fn run_target<'c, 'a>(
         facts,
         summaries,
         exceptions,
+        budget: crate::options::DEFAULT_METHOD_BUDGET,
     });
     let target = MustCallType {
         must_call: must_call.clone(),

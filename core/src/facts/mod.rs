@@ -85,6 +85,7 @@ impl<'p> ProgramFacts<'p> {
         // The object's guarantees are about what it owns: read its ownership
         // flags (`leaveOpen`) as saying it owns.
         seeds.extend(ownership::flag_loads(self.program, body));
+        seeds.extend(ownership::idempotence_flag_loads(body));
         self.body_facts(id, &seeds)
     }
 }

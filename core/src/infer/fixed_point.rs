@@ -23,7 +23,7 @@ use super::{
     Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
     no_obligation,
 };
-use crate::consistency::discharged_on_some_path;
+use crate::consistency::{Verdict, discharged_on_some_path, guarantees};
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
 use crate::ir::{Bodies, Body, BodyId, NodeId};
 use crate::must_call::MustCallTypes;
@@ -288,6 +288,7 @@ impl State {
     /// parameter) and do not reassign it afterwards.
     fn calls(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         let overridden = self.overridden();
+        let mut found: Vec<(MethodId, FieldId, Vec<String>, Span)> = Vec::new();
         for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
@@ -342,20 +343,46 @@ impl State {
                 } else {
                     d.methods.clone()
                 };
-                let span = body.node(d.node).span;
-                let target = format!("this.{}", fd.name);
-                self.p.methods[m.index()].calls.push(CallsSpec {
-                    target: Target::Field(field),
-                    methods: methods.clone(),
-                    provenance: inferred(InferRule::CallsFieldDisposed, span),
-                });
-                self.record(
-                    SpecTarget::Method(m),
-                    InferredAttr::Calls { target, methods },
-                    InferRule::CallsFieldDisposed,
-                    span,
-                );
+                if !found.iter().any(|(n, g, ..)| *n == m && *g == field) {
+                    found.push((m, field, methods, body.node(d.node).span));
+                }
             }
+        }
+        if found.is_empty() {
+            return;
+        }
+        // A `[Calls]` promises the disposal on every path: propose only what the
+        // checker then verifies (a disposal on an error path, or under a flag
+        // the method is given, is no promise).
+        let pf = ProgramFacts::new(&self.p, bodies);
+        let verified: Vec<bool> = found
+            .iter()
+            .map(|(m, field, methods, _)| {
+                let must_call = MustCall::of(methods.iter().cloned());
+                let target = Target::Field(*field);
+                !matches!(
+                    guarantees(&pf, ExceptionModel::default(), *m, &target, &must_call),
+                    Verdict::Fails(..)
+                )
+            })
+            .collect();
+        drop(pf);
+        for ((m, field, methods, span), ok) in found.into_iter().zip(verified) {
+            if !ok {
+                continue;
+            }
+            let target = format!("this.{}", self.p.field(field).name);
+            self.p.methods[m.index()].calls.push(CallsSpec {
+                target: Target::Field(field),
+                methods: methods.clone(),
+                provenance: inferred(InferRule::CallsFieldDisposed, span),
+            });
+            self.record(
+                SpecTarget::Method(m),
+                InferredAttr::Calls { target, methods },
+                InferRule::CallsFieldDisposed,
+                span,
+            );
         }
     }
 

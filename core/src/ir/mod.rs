@@ -326,6 +326,12 @@ pub struct Body {
     pub is_async: bool,
     pub is_iterator: bool,
     pub span: Span,
+    /// Variables a `using` declares, with one of the calls that dispose them:
+    /// never assigned after their declaration, and disposed by such a call on
+    /// every way out of their scope (the lowering's promise). Lets the
+    /// analysis settle an obligation only they hold without walking the
+    /// rest of the scope.
+    pub guarded: Vec<(VarId, NodeId)>,
 }
 
 impl Body {
@@ -446,6 +452,9 @@ impl Body {
             if !ok {
                 return bad("refers to an unknown variable, method, field, type or body");
             }
+        }
+        if !self.guarded.iter().all(|(v, n)| var_ok(*v) && node_ok(*n)) {
+            return Err("a guarded variable or its disposal does not exist".into());
         }
         Ok(())
     }
@@ -579,6 +588,7 @@ impl BodyBuilder {
                 is_async: false,
                 is_iterator: false,
                 span,
+                guarded: Vec::new(),
             },
         }
     }

@@ -5,7 +5,6 @@
 use crate::rules::{Diagnostic, Keyed, Label};
 use crate::facts::BodyFacts;
 use crate::rules::RuleId;
-use crate::span::Span;
 
 /// Algorithm 1 stopped at its budget; its findings for the body are partial.
 pub(super) fn over_budget(cx: &BodyFacts<'_>) -> Keyed {
@@ -21,16 +20,4 @@ pub(super) fn over_budget(cx: &BodyFacts<'_>) -> Keyed {
         },
     );
     (d, String::new())
-}
-
-/// A method nested too deeply to lower; `at` is where the nesting starts.
-pub fn too_deep(at: Span) -> Diagnostic {
-    Diagnostic::new(
-        RuleId::MethodSkipped,
-        "this method is nested too deeply to analyse; it is skipped",
-        Label {
-            span: at,
-            message: "nesting starts here".into(),
-        },
-    )
 }

@@ -36,7 +36,8 @@ impl std::error::Error for ReadError {}
 /// a byte-order mark kept as U+FEFF (so that writing it back or diffing it
 /// keeps the bytes).
 pub fn read_source_text(path: &Path) -> Result<String, ReadError> {
-    let bytes = fs::read(path).map_err(ReadError::Io)?;
+    let bytes =
+        crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN).map_err(ReadError::Io)?;
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return Err(ReadError::Utf16);
     }
@@ -76,10 +77,10 @@ impl fmt::Display for VcsError {
 
 impl std::error::Error for VcsError {}
 
-/// Those of `files` that have changes git does not know of (modified,
-/// staged, untracked, conflicted) or that lie outside the working tree that
-/// holds `repo_dir`: their edits could not be undone with git. In `files`'
-/// order.
+/// What stops `--apply`: every path of the working tree that holds
+/// `repo_dir` with changes git does not know of (modified, staged, untracked,
+/// conflicted), and those of `files` that lie outside it: edits there could
+/// not be told apart or undone with git. Sorted.
 pub fn dirty_files(repo_dir: &Path, files: &[PathBuf]) -> Result<Vec<PathBuf>, VcsError> {
     let top = git(repo_dir, &["rev-parse", "--show-toplevel"])?;
     let top = PathBuf::from(String::from_utf8_lossy(&top).trim_end_matches(['\n', '\r']));
@@ -109,14 +110,15 @@ pub fn dirty_files(repo_dir: &Path, files: &[PathBuf]) -> Result<Vec<PathBuf>, V
             changed.push(top.join(String::from_utf8_lossy(source).as_ref()));
         }
     }
-    Ok(files
-        .iter()
-        .filter(|file| {
-            let canonical = canonical_or_parent(file);
-            !canonical.starts_with(&top) || changed.contains(&canonical)
-        })
-        .cloned()
-        .collect())
+    changed.extend(
+        files
+            .iter()
+            .filter(|file| !canonical_or_parent(file).starts_with(&top))
+            .cloned(),
+    );
+    changed.sort();
+    changed.dedup();
+    Ok(changed)
 }
 
 fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, VcsError> {
@@ -221,10 +223,12 @@ pub fn apply_changes(
     if let Some((path, _)) = new_files.iter().find(|(p, _)| p.exists()) {
         return Err(ApplyError::Exists(path.clone()));
     }
-    let writes = changes
+    // The definitions first: a run stopped midway then leaves sources that
+    // still compile, and a re-run finds the file and completes the edits.
+    let writes = new_files
         .iter()
-        .map(|(p, _, new)| (p, new))
-        .chain(new_files.iter().map(|(p, text)| (p, text)));
+        .map(|(p, text)| (p, text))
+        .chain(changes.iter().map(|(p, _, new)| (p, new)));
     for (path, text) in writes {
         write_atomically(path, text).map_err(|e| ApplyError::Io(path.clone(), e))?;
     }

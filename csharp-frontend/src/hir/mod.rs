@@ -75,6 +75,9 @@ pub struct FileSyntax {
     pub global_attrs: Vec<Attribute>,
     pub pragmas: Vec<PragmaWarning>,
     pub syntax_errors: Vec<SyntaxError>,
+    /// Constructs left out because they exceed a limit (nesting, name length):
+    /// reported as RLC9005, located at the construct; the rest of the file is read.
+    pub limits: Vec<SyntaxError>,
     pub repairs: Vec<Repair>,
     /// Source lines blanked because a `#if` region is inactive.
     pub inactive_lines: u32,

@@ -2,14 +2,12 @@
 //! constructors with the field initializers they run, static constructors with
 //! static initializers, primary constructors, top-level statements.
 
+use rlc_core::FileId;
 use rlc_core::ir::{self, BodyKind, CallKind, Callee, FieldRef, Operand, Stmt as IrStmt, VarKind};
 use rlc_core::program::{MethodId, TypeId};
-use rlc_core::{FileId, Span};
 
 use super::Lowerer;
-use crate::hir::{
-    AccessorKind, BodyId, BodyRoot, CtorInitKind, MemberKind, ScopeId, SkipReason, TextRange,
-};
+use crate::hir::{AccessorKind, BodyId, BodyRoot, CtorInitKind, MemberKind, ScopeId, TextRange};
 use crate::index::{Index, MemberId, Origin};
 use crate::resolve::{BodyOwner, BodyTypes, ResolveStats, resolve_body};
 
@@ -18,8 +16,6 @@ use crate::resolve::{BodyOwner, BodyTypes, ResolveStats, resolve_body};
 pub struct LoweredType {
     pub bodies: ir::Bodies,
     pub stats: ResolveStats,
-    /// Bodies that were not analysed, and why.
-    pub skipped: Vec<(Span, SkipReason)>,
 }
 
 /// An initializer a constructor runs: the member it initializes and its body.
@@ -269,12 +265,8 @@ impl Ctx<'_> {
             },
             None => None,
         };
-        if let Some(h) = hir
-            && let Some(reason) = h.skip
-        {
-            self.out
-                .skipped
-                .push((Span::new(spec.file, h.range.start, h.range.end), reason));
+        // Skipped bodies were reported when they were read.
+        if hir.is_some_and(|h| h.skip.is_some()) {
             return;
         }
         let types = match spec.body {

@@ -94,6 +94,8 @@ struct Lowerer<'a> {
     /// Tuple literals of this body: the temporary holding each, with its
     /// lowered items, so that deconstructing one reads the items themselves.
     tuple_items: FxHashMap<VarId, Vec<Operand>>,
+    /// Variables `using` declares, with the first call that disposes them.
+    guards: FxHashMap<VarId, Option<NodeId>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -136,6 +138,7 @@ impl<'a> Lowerer<'a> {
             own: Default::default(),
             chain: None,
             tuple_items: FxHashMap::default(),
+            guards: FxHashMap::default(),
         }
     }
 
@@ -371,7 +374,10 @@ impl<'a> Lowerer<'a> {
             ty: ValueTy::default(),
             new_type: None,
         };
-        self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        let n = self.emit_throwing(IrStmt::Call(Box::new(call)), range);
+        if let Some(first @ None) = self.guards.get_mut(&v) {
+            *first = Some(n);
+        }
         self.place(done);
     }
 
@@ -427,7 +433,19 @@ impl<'a> Lowerer<'a> {
         let end_span = self.span(end_range);
         self.b.body_mut().nodes[exit.index()].span = end_span;
         let captured = std::mem::take(&mut self.captured);
+        // A `goto` may leave a `using` without its disposal (not modelled), so
+        // the promise of `Body::guarded` holds only in bodies without labels.
+        let mut guarded: Vec<(VarId, NodeId)> = if self.labels.is_empty() {
+            self.guards
+                .iter()
+                .filter_map(|(v, n)| Some((*v, (*n)?)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        guarded.sort_unstable();
         let mut body = self.b.finish();
+        body.guarded = guarded;
         body.method = method;
         body.parent = parent;
         body.is_async = is_async;

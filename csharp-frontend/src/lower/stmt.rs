@@ -8,6 +8,13 @@ use crate::hir::{
     TextRange, UsingMode, UsingResource,
 };
 
+/// An open protected region ([`Lowerer::enter_protected`]).
+struct Region {
+    handler_depth: usize,
+    cleanup_depth: usize,
+    exc_entry: rlc_core::ir::NodeId,
+}
+
 impl Lowerer<'_> {
     pub(super) fn stmt(&mut self, id: StmtId) {
         let Some(stmt) = self.hir.stmts.get(id.index()) else {
@@ -163,7 +170,9 @@ impl Lowerer<'_> {
                 let vars = match resource {
                     UsingResource::Decls(decls) => {
                         self.local_decls(decls, range);
-                        decls.iter().map(|d| self.declare(d.binding)).collect()
+                        let vars: Vec<_> = decls.iter().map(|d| self.declare(d.binding)).collect();
+                        self.guards.extend(vars.iter().map(|v| (*v, None)));
+                        vars
                     }
                     UsingResource::Expr(e) => {
                         let op = self.expr_value(*e);
@@ -298,8 +307,11 @@ impl Lowerer<'_> {
     }
 
     /// The statements of a block; a `using` declaration protects the rest of it.
+    /// The regions nest once per declaration, so they are opened in a loop and
+    /// closed in reverse, not by recursion.
     fn stmt_list(&mut self, items: &[StmtId], range: TextRange) {
-        for (i, s) in items.iter().enumerate() {
+        let mut regions = Vec::new();
+        for s in items {
             if let Some(Stmt::Local {
                 decls,
                 using: mode @ (UsingMode::Using | UsingMode::AwaitUsing),
@@ -309,26 +321,30 @@ impl Lowerer<'_> {
                 let srange = self.hir.stmt_range(*s);
                 self.local_decls(decls, srange);
                 let vars: Vec<_> = decls.iter().map(|d| self.declare(d.binding)).collect();
+                self.guards.extend(vars.iter().map(|v| (*v, None)));
                 self.end_temps(srange);
                 let is_await = *mode == UsingMode::AwaitUsing;
-                let rest = &items[i + 1..];
                 // Disposed where the enclosing block ends.
                 let end = TextRange::new(range.end.saturating_sub(1), range.end);
-                self.protected(
-                    vars.iter()
-                        .rev()
-                        .map(|v| Cleanup::Dispose {
-                            var: *v,
-                            is_await,
-                            span: end,
-                        })
-                        .collect(),
-                    false,
-                    |l| l.stmt_list(rest, range),
+                regions.push(
+                    self.enter_protected(
+                        vars.iter()
+                            .rev()
+                            .map(|v| Cleanup::Dispose {
+                                var: *v,
+                                is_await,
+                                span: end,
+                            })
+                            .collect(),
+                        false,
+                    ),
                 );
-                return;
+                continue;
             }
             self.stmt(*s);
+        }
+        for region in regions.into_iter().rev() {
+            self.leave_protected(region);
         }
     }
 
@@ -395,6 +411,14 @@ impl Lowerer<'_> {
         explicit: bool,
         body: impl FnOnce(&mut Self),
     ) {
+        let region = self.enter_protected(cleanups, explicit);
+        body(self);
+        self.leave_protected(region);
+    }
+
+    /// Opens a protected region: what follows, up to [`Self::leave_protected`],
+    /// runs `cleanups` on every way out.
+    fn enter_protected(&mut self, cleanups: Vec<Cleanup>, explicit: bool) -> Region {
         let handler_depth = self.handlers.len();
         let cleanup_depth = self.cleanups.len();
         let exc_entry = self.new_label(TextRange::default());
@@ -409,7 +433,19 @@ impl Lowerer<'_> {
             target: exc_entry,
             explicit,
         });
-        body(self);
+        Region {
+            handler_depth,
+            cleanup_depth,
+            exc_entry,
+        }
+    }
+
+    fn leave_protected(&mut self, region: Region) {
+        let Region {
+            handler_depth,
+            cleanup_depth,
+            exc_entry,
+        } = region;
         self.handlers.truncate(handler_depth);
         // Normal way out.
         for i in (cleanup_depth..self.cleanups.len()).rev() {

@@ -165,6 +165,17 @@ impl Scope<'_> {
             };
             let body = &rest[body_start..body_start + len];
             let value = self.property_expression(body);
+            if out.len() + value.text.len() > MAX_VALUE_LEN {
+                // A property that doubles itself a few dozen times would fill memory.
+                let message = format!(
+                    "`{}` expands to more than {MAX_VALUE_LEN} bytes; it is taken as empty",
+                    truncated(text)
+                );
+                return Value {
+                    text: String::new(),
+                    taint: Some(self.issue(message)),
+                };
+            }
             out.push_str(&value.text);
             if taint.is_none() {
                 taint = value.taint;
@@ -484,6 +495,19 @@ impl Scope<'_> {
 /// Expansion and condition parsing recurse on parentheses; real projects
 /// nest a handful.
 pub(crate) const MAX_NESTING: usize = 64;
+
+/// The longest value an expansion gives: real ones (lists of constants,
+/// warnings, paths) are a few KiB.
+pub(crate) const MAX_VALUE_LEN: usize = 1 << 20;
+
+/// `text` cut for a message.
+fn truncated(text: &str) -> &str {
+    let mut end = text.len().min(80);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
 
 /// The deepest parenthesis nesting in `text`.
 pub(crate) fn paren_depth(text: &str) -> usize {

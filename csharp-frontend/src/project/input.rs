@@ -54,18 +54,31 @@ pub(crate) fn plan(inputs: &[PathBuf]) -> Result<Plan, DiscoverError> {
             continue;
         }
         anchors.push(absolute.parent().map(Path::to_path_buf).unwrap_or_default());
+        let unreadable = |reason: String| DiscoverError::Unreadable {
+            path: input.clone(),
+            reason,
+        };
+        // A device or FIFO named on the command line is refused before it is
+        // opened (a FIFO would block); a named file must at least be readable,
+        // what it contains is the evaluation's business.
+        let readable = || {
+            if !metadata.is_file() {
+                return Err(unreadable("not a regular file".into()));
+            }
+            std::fs::File::open(&absolute)
+                .map(drop)
+                .map_err(|e| unreadable(e.to_string()))
+        };
         match path::extension_lowercase(&absolute).as_str() {
             "sln" | "slnx" | "slnf" => solutions.push(solution::read(&absolute)?),
             "csproj" => {
-                // A project named on the command line must at least be
-                // readable; what it contains is the evaluation's business.
-                std::fs::File::open(&absolute).map_err(|e| DiscoverError::Unreadable {
-                    path: input.clone(),
-                    reason: e.to_string(),
-                })?;
+                readable()?;
                 plan.seeds.push(absolute)
             }
-            "cs" => plan.loose.push(absolute),
+            "cs" => {
+                readable()?;
+                plan.loose.push(absolute)
+            }
             _ => {
                 return Err(DiscoverError::Unsupported {
                     path: input.clone(),

@@ -46,7 +46,8 @@ fn read_text(file: &Path) -> Result<String, DiscoverError> {
         path: file.to_path_buf(),
         reason,
     };
-    let bytes = std::fs::read(file).map_err(|e| unreadable(e.to_string()))?;
+    let bytes = crate::source::read_regular(file, crate::source::MAX_PROJECT_LEN)
+        .map_err(|e| unreadable(e.to_string()))?;
     crate::source::decode(&bytes).map_err(|e| unreadable(e.to_string()))
 }
 

@@ -75,11 +75,9 @@ pub(crate) enum LoadError {
 pub(crate) type Loaded = Arc<Result<Arc<XmlFile>, LoadError>>;
 
 pub(crate) fn parse(path: &Path, text: &str) -> Result<XmlFile, LoadError> {
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
+    // roxmltree's defaults refuse a DTD, and with it entity expansion (an
+    // entity bomb): project files have no use for one.
+    let doc = roxmltree::Document::parse(text).map_err(|e| {
         let pos = e.pos();
         LoadError::Malformed {
             pos: Pos {
@@ -165,7 +163,8 @@ impl FileCache {
 }
 
 fn read(path: &Path) -> Result<String, LoadError> {
-    let bytes = std::fs::read(path).map_err(|e| LoadError::Unreadable(e.to_string()))?;
+    let bytes = crate::source::read_regular(path, crate::source::MAX_PROJECT_LEN)
+        .map_err(|e| LoadError::Unreadable(e.to_string()))?;
     crate::source::decode(&bytes).map_err(|e| LoadError::Unreadable(e.to_string()))
 }
 

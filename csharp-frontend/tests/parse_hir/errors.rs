@@ -62,7 +62,7 @@ fn assert_too_deep(src: &str) {
         "no body marked too deep"
     );
     assert!(
-        file.syntax_errors
+        file.limits
             .iter()
             .any(|e| e.message.contains("nested too deeply"))
     );
@@ -126,7 +126,7 @@ fn deep_declarations_and_types_are_cut_without_overflow() {
     let file = parse(&format!("{}{}", "class A { ".repeat(n), "}".repeat(n)));
     assert!(file.types.len() < 100);
     assert!(
-        file.syntax_errors
+        file.limits
             .iter()
             .any(|e| e.message.contains("nested too deeply"))
     );
@@ -264,4 +264,33 @@ fn parses_from_many_threads_at_once() {
         .collect();
     assert_eq!(names.len(), 64);
     assert!(names.iter().enumerate().all(|(i, n)| *n == format!("C{i}")));
+}
+
+/// A name of 22,000 dotted parts in each position a name can take is dropped
+/// with a note located at the name, and the declarations beside it are read.
+#[test]
+fn long_dotted_names_are_dropped_with_a_located_note() {
+    let dotted = (0..22_000)
+        .map(|i| format!("A{i}"))
+        .collect::<Vec<_>>()
+        .join(".");
+    for first in [
+        format!("namespace {dotted} {{ class X {{ }} }}"),
+        format!("using {dotted};"),
+        format!("class X : {dotted} {{ }}"),
+        format!("class X {{ {dotted} f; }}"),
+        format!("class X {{ object M() => {dotted}; }}"),
+    ] {
+        let src = format!("{first}\nclass Ok {{ void M() {{ }} }}\n");
+        let file = parse(&src);
+        let [limit] = &file.limits[..] else {
+            panic!("one note expected: {:?}", file.limits);
+        };
+        assert!(limit.range.start < first.len() as u32, "{limit:?}");
+        assert!(file.types.iter().any(|t| t.name == "Ok"), "{first:.40}");
+    }
+    // A file-scoped namespace holds the rest of the file, which is skipped.
+    let file = parse(&format!("namespace {dotted};\nclass Ok {{ }}\n"));
+    assert_eq!(file.limits.len(), 1);
+    assert!(file.types.is_empty());
 }

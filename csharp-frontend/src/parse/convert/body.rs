@@ -7,6 +7,7 @@
 //! `foreach`, `using`, `lock`, `fixed` and switch sections stay in that statement;
 //! local functions are visible in their whole block; lambda parameters shadow.
 
+use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::initializer_of;
@@ -15,8 +16,8 @@ use super::syn::Syn;
 use crate::hir::{
     Attribute, Binding, BindingId, BindingKind, Body, BodyRoot, CatchClause, CtorInit,
     CtorInitKind, ForeachTarget, Function, GotoTarget, LambdaBody, LocalDecl, Modifiers, Name,
-    Param, ParamModifier, SkipReason, Stmt, StmtId, SwitchLabel, SwitchSection, SyntaxError,
-    TextRange, TypeRef, UsingMode, UsingResource,
+    Param, ParamModifier, SkipReason, Stmt, StmtId, SwitchLabel, SwitchSection, TextRange, TypeRef,
+    UsingMode, UsingResource,
 };
 
 /// Nesting of statements, expressions and patterns beyond which a body is
@@ -31,8 +32,11 @@ const STACK_BUDGET: usize = 1 << 20;
 pub(crate) struct BodyBuilder<'s, 't> {
     pub(super) syn: &'s Syn<'s, 't>,
     pub(super) body: Body,
-    /// Names in scope, innermost last.
-    scope: Vec<(Name, BindingId)>,
+    /// Names declared in the open scopes, innermost last.
+    scope: Vec<Name>,
+    /// The bindings of each name in scope, innermost last: a hash lookup, as a
+    /// scan of `scope` makes a method with thousands of locals quadratic.
+    names: FxHashMap<Name, Vec<BindingId>>,
     /// Where each open scope starts in `scope`.
     marks: Vec<usize>,
     depth: u32,
@@ -60,6 +64,7 @@ impl<'s, 't> BodyBuilder<'s, 't> {
                 ..Body::default()
             },
             scope: Vec::new(),
+            names: FxHashMap::default(),
             marks: Vec::new(),
             depth: 0,
             too_deep: None,
@@ -144,7 +149,6 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         ctor_init: Option<CtorInit>,
         is_async: bool,
         has_error: bool,
-        notes: &mut Vec<SyntaxError>,
     ) -> Body {
         let b = &mut self.body;
         b.root = root;
@@ -152,12 +156,12 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         b.is_async = is_async || self.has_async_fn || self.awaits;
         if let Some(range) = self.too_deep {
             b.skip = Some(SkipReason::TooDeep);
-            notes.push(SyntaxError {
+            self.syn.limit_at(
                 range,
-                message: format!(
+                format!(
                     "nested too deeply (the limit is {MAX_DEPTH} levels); this body is not analysed"
                 ),
-            });
+            );
         } else if has_error {
             b.skip = Some(SkipReason::SyntaxError);
         }
@@ -180,20 +184,24 @@ impl<'s, 't> BodyBuilder<'s, 't> {
 
     pub(super) fn pop_scope(&mut self) {
         if let Some(mark) = self.marks.pop() {
-            self.scope.truncate(mark);
+            for name in self.scope.drain(mark.min(self.scope.len())..) {
+                if let Some(ids) = self.names.get_mut(&name) {
+                    ids.pop();
+                    if ids.is_empty() {
+                        self.names.remove(&name);
+                    }
+                }
+            }
         }
     }
 
     fn declare(&mut self, name: Name, id: BindingId) {
-        self.scope.push((name, id));
+        self.names.entry(name.clone()).or_default().push(id);
+        self.scope.push(name);
     }
 
     pub(super) fn lookup(&self, name: &str) -> Option<BindingId> {
-        self.scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|&(_, id)| id)
+        self.names.get(name).and_then(|ids| ids.last().copied())
     }
 
     /// A new binding named by the identifier `name`, declared in the current scope.

@@ -23,6 +23,10 @@ pub(crate) struct Header {
 /// that no input can exhaust the stack.
 const MAX_TYPE_DEPTH: u32 = 64;
 
+/// Names with more parts (`A.B.C...`) are not kept: a declaration or type
+/// using one is dropped with a note. Real names have a few dozen at most.
+pub(crate) const MAX_NAME_PARTS: usize = 256;
+
 /// Strings longer than this are not kept in the HIR.
 pub(crate) const MAX_KEPT_STRING: usize = 64;
 
@@ -33,6 +37,12 @@ impl<'t> Syn<'_, 't> {
 
     fn type_at(&self, n: Node<'t>, depth: u32) -> TypeRef {
         if depth > MAX_TYPE_DEPTH {
+            self.limit(
+                n,
+                format!(
+                    "a type nested more than {MAX_TYPE_DEPTH} levels deep; it is taken as unknown"
+                ),
+            );
             return TypeRef::Error;
         }
         let inner = |f: F| {
@@ -55,10 +65,21 @@ impl<'t> Syn<'_, 't> {
             }
             K::GenericName | K::QualifiedName | K::AliasQualifiedName => {
                 let mut segments = Vec::new();
-                let qualifier = self.path_segments(n, depth, &mut segments);
-                TypeRef::Path {
-                    qualifier,
-                    segments: segments.into_boxed_slice(),
+                match self.path_segments(n, depth, &mut segments) {
+                    Some(qualifier) => TypeRef::Path {
+                        qualifier,
+                        segments: segments.into_boxed_slice(),
+                    },
+                    None => {
+                        self.limit(
+                            n,
+                            format!(
+                                "a type name of more than {MAX_NAME_PARTS} parts; \
+                                 it is taken as unknown"
+                            ),
+                        );
+                        TypeRef::Error
+                    }
                 }
             }
             K::PredefinedType => {
@@ -96,47 +117,53 @@ impl<'t> Syn<'_, 't> {
     }
 
     /// Pushes the segments of a (possibly qualified, generic) name; returns the
-    /// `alias::` qualifier.
-    fn path_segments(&self, n: Node<'t>, depth: u32, out: &mut Vec<PathSegment>) -> Option<Name> {
-        match self.kind(n) {
-            K::QualifiedName => {
-                let qualifier = self
-                    .field(n, F::Qualifier)
-                    .and_then(|q| self.path_segments(q, depth + 1, out));
-                if let Some(name) = self.field(n, F::Name) {
-                    self.path_segments(name, depth + 1, out);
+    /// `alias::` qualifier. Iterative: a qualified name nests once per dot, and
+    /// generated code has names of thousands of parts. `None` when the name has
+    /// more than [`MAX_NAME_PARTS`] parts (the caller says what it drops).
+    fn path_segments(
+        &self,
+        n: Node<'t>,
+        depth: u32,
+        out: &mut Vec<PathSegment>,
+    ) -> Option<Option<Name>> {
+        let mut alias = None;
+        let mut stack = vec![n];
+        while let Some(c) = stack.pop() {
+            if out.len() + stack.len() > MAX_NAME_PARTS {
+                return None;
+            }
+            match self.kind(c) {
+                K::QualifiedName => {
+                    stack.extend(self.field(c, F::Name));
+                    stack.extend(self.field(c, F::Qualifier));
                 }
-                qualifier
-            }
-            K::AliasQualifiedName => {
-                if let Some(name) = self.field(n, F::Name) {
-                    self.path_segments(name, depth + 1, out);
+                K::AliasQualifiedName => {
+                    stack.extend(self.field(c, F::Name));
+                    if out.is_empty() {
+                        alias = self.field(c, F::Alias).map(|a| self.name(a));
+                    }
                 }
-                self.field(n, F::Alias).map(|a| self.name(a))
-            }
-            K::GenericName => {
-                let named = self.named(n);
-                let name = named
-                    .first()
-                    .map_or_else(Name::default, |id| self.name(*id));
-                let args = named
-                    .iter()
-                    .find(|c| self.kind(**c) == K::TypeArgumentList)
-                    .map_or_else(Vec::new, |list| self.type_args_at(*list, depth + 1));
-                out.push(PathSegment {
-                    name,
-                    args: args.into_boxed_slice(),
-                });
-                None
-            }
-            _ => {
-                out.push(PathSegment {
-                    name: self.name(n),
+                K::GenericName => {
+                    let named = self.named(c);
+                    let name = named
+                        .first()
+                        .map_or_else(Name::default, |id| self.name(*id));
+                    let args = named
+                        .iter()
+                        .find(|c| self.kind(**c) == K::TypeArgumentList)
+                        .map_or_else(Vec::new, |list| self.type_args_at(*list, depth + 1));
+                    out.push(PathSegment {
+                        name,
+                        args: args.into_boxed_slice(),
+                    });
+                }
+                _ => out.push(PathSegment {
+                    name: self.name(c),
                     args: Box::new([]),
-                });
-                None
+                }),
             }
         }
+        Some(alias)
     }
 
     /// `<A, B>`; an unbound `<,>` gives one [`TypeRef::Error`] per parameter.
@@ -158,11 +185,12 @@ impl<'t> Syn<'_, 't> {
         types
     }
 
-    /// A dotted name as segments (`A.B.C`, `global::A.B` without `global`).
-    pub fn dotted_name(&self, n: Node<'t>) -> Vec<Name> {
+    /// A dotted name as segments (`A.B.C`, `global::A.B` without `global`);
+    /// `None` when it has more than [`MAX_NAME_PARTS`] parts.
+    pub fn dotted_name(&self, n: Node<'t>) -> Option<Vec<Name>> {
         let mut segments = Vec::new();
-        self.path_segments(n, 0, &mut segments);
-        segments.into_iter().map(|s| s.name).collect()
+        self.path_segments(n, 0, &mut segments)?;
+        Some(segments.into_iter().map(|s| s.name).collect())
     }
 
     /// The name as written, without whitespace or comments.
@@ -177,15 +205,17 @@ impl<'t> Syn<'_, 't> {
         }
     }
 
+    /// The text of the tokens under `n`, in order (an iterative walk).
     fn leaf_text(&self, n: Node<'t>, out: &mut String) {
-        if n.child_count() == 0 {
-            if !n.is_extra() {
-                out.push_str(self.text(n));
+        let mut stack = vec![n];
+        while let Some(c) = stack.pop() {
+            if c.child_count() == 0 {
+                if !c.is_extra() {
+                    out.push_str(self.text(c));
+                }
+                continue;
             }
-            return;
-        }
-        for c in self.children(n) {
-            self.leaf_text(c, out);
+            stack.extend(self.children(c).into_iter().rev());
         }
     }
 
@@ -360,15 +390,22 @@ impl<'t> Syn<'_, 't> {
     }
 
     /// The value of `nameof(a.b.C)`: the last simple name, `C`.
-    pub fn nameof_value(&self, arg: Node<'t>) -> Name {
-        match self.kind(arg) {
-            K::MemberAccessExpression | K::QualifiedName | K::AliasQualifiedName => self
-                .field(arg, F::Name)
-                .map_or_else(|| self.name(arg), |n| self.nameof_value(n)),
-            K::GenericName => self
-                .first_named(arg)
-                .map_or_else(Name::default, |id| self.name(id)),
-            _ => self.name(arg),
+    pub fn nameof_value(&self, mut arg: Node<'t>) -> Name {
+        loop {
+            match self.kind(arg) {
+                K::MemberAccessExpression | K::QualifiedName | K::AliasQualifiedName => {
+                    match self.field(arg, F::Name) {
+                        Some(n) => arg = n,
+                        None => return self.name(arg),
+                    }
+                }
+                K::GenericName => {
+                    return self
+                        .first_named(arg)
+                        .map_or_else(Name::default, |id| self.name(id));
+                }
+                _ => return self.name(arg),
+            }
         }
     }
 

@@ -13,12 +13,13 @@ mod syn;
 use tree_sitter::{Node, Tree};
 
 use self::body::BodyBuilder;
+use self::decl::MAX_NAME_PARTS;
 use self::kinds::{F, K};
 use self::syn::Syn;
 use crate::hir::{
     Accessor, AccessorKind, Body, BodyId, BodyRoot, FileSyntax, Member, MemberKind, Modifiers,
-    Name, NamespaceScope, Param, ParamModifier, Predefined, ScopeId, SyntaxError, TextRange,
-    TypeDecl, TypeDeclId, TypeKind, TypeRef, UsingDirective, UsingKind,
+    Name, NamespaceScope, Param, ParamModifier, Predefined, ScopeId, TextRange, TypeDecl,
+    TypeDeclId, TypeKind, TypeRef, UsingDirective, UsingKind,
 };
 
 /// Types and namespaces nested deeper than this are dropped with a note.
@@ -44,6 +45,7 @@ pub(crate) fn convert(original: &str, tree: &Tree) -> FileSyntax {
     if !top_level.is_empty() {
         cx.top_level(&top_level);
     }
+    cx.file.limits = syn.take_limits();
     cx.file
 }
 
@@ -60,13 +62,6 @@ struct FileCx<'s, 't> {
 }
 
 impl<'s, 't> FileCx<'s, 't> {
-    fn note(&mut self, n: Node<'t>, message: &str) {
-        self.file.syntax_errors.push(SyntaxError {
-            range: Syn::range(n),
-            message: message.to_owned(),
-        });
-    }
-
     fn add_body(&mut self, body: Body) -> BodyId {
         self.file.bodies.push(body);
         BodyId(self.file.bodies.len() as u32 - 1)
@@ -78,12 +73,12 @@ impl<'s, 't> FileCx<'s, 't> {
             match self.syn.kind(c) {
                 K::GlobalStatement => top_level.extend(self.syn.first_named(c)),
                 K::FileScopedNamespaceDeclaration => {
-                    let name = self
-                        .syn
-                        .field(c, F::Name)
-                        .map(|nm| self.syn.dotted_name(nm));
+                    let Some(name) = self.namespace_name(c) else {
+                        // The rest of the file is in that namespace.
+                        return;
+                    };
                     let range = TextRange::new(c.start_byte() as u32, self.syn.src.len() as u32);
-                    scope = self.push_scope(ScopeId(0), name.unwrap_or_default(), range);
+                    scope = self.push_scope(ScopeId(0), name, range);
                 }
                 K::Error if depth < MAX_DECL_DEPTH => {
                     self.compilation_unit(c, top_level, depth + 1)
@@ -107,7 +102,13 @@ impl<'s, 't> FileCx<'s, 't> {
     /// A namespace-level or type-level declaration.
     fn item(&mut self, n: Node<'t>, container: Container, depth: u32) {
         if depth >= MAX_DECL_DEPTH {
-            self.note(n, "declarations nested too deeply; the rest is skipped");
+            self.syn.limit(
+                n,
+                format!(
+                    "declarations nested too deeply (the limit is {MAX_DECL_DEPTH} levels); \
+                     the rest is skipped"
+                ),
+            );
             return;
         }
         let scope_of = |cx: &FileCx, c: Container| match c {
@@ -116,8 +117,9 @@ impl<'s, 't> FileCx<'s, 't> {
         };
         match self.syn.kind(n) {
             K::UsingDirective => {
-                if let Container::Scope(s) = container {
-                    let using = self.using(n);
+                if let Container::Scope(s) = container
+                    && let Some(using) = self.using(n)
+                {
                     self.file.scopes[s.0 as usize].usings.push(using);
                 }
             }
@@ -142,11 +144,10 @@ impl<'s, 't> FileCx<'s, 't> {
             }
             K::NamespaceDeclaration => {
                 let parent = scope_of(self, container);
-                let name = self
-                    .syn
-                    .field(n, F::Name)
-                    .map(|nm| self.syn.dotted_name(nm));
-                let scope = self.push_scope(parent, name.unwrap_or_default(), Syn::range(n));
+                let Some(name) = self.namespace_name(n) else {
+                    return;
+                };
+                let scope = self.push_scope(parent, name, Syn::range(n));
                 if let Some(body) = self.syn.field(n, F::Body) {
                     for c in self.syn.named(body) {
                         self.item(c, Container::Scope(scope), depth + 1);
@@ -181,7 +182,27 @@ impl<'s, 't> FileCx<'s, 't> {
         }
     }
 
-    fn using(&self, n: Node<'t>) -> UsingDirective {
+    /// A namespace declaration's name; `None` (with a note) when it is too long
+    /// to keep, and then the namespace is skipped.
+    fn namespace_name(&self, n: Node<'t>) -> Option<Vec<Name>> {
+        let Some(name) = self.syn.field(n, F::Name) else {
+            return Some(Vec::new());
+        };
+        let dotted = self.syn.dotted_name(name);
+        if dotted.is_none() {
+            self.syn.limit(
+                name,
+                format!(
+                    "a namespace name of more than {MAX_NAME_PARTS} parts; \
+                     the namespace is skipped"
+                ),
+            );
+        }
+        dotted
+    }
+
+    /// A using directive; `None` (with a note) for a namespace name too long to keep.
+    fn using(&self, n: Node<'t>) -> Option<UsingDirective> {
         let syn = &self.syn;
         let global = syn.has_token(n, "global");
         let target = syn
@@ -196,13 +217,29 @@ impl<'s, 't> FileCx<'s, 't> {
         } else if syn.has_token(n, "static") {
             UsingKind::Static(target.map_or(TypeRef::Error, |t| syn.type_ref(t)))
         } else {
-            UsingKind::Namespace(target.map(|t| syn.dotted_name(t)).unwrap_or_default())
+            let name = match target {
+                Some(t) => match syn.dotted_name(t) {
+                    Some(name) => name,
+                    None => {
+                        syn.limit(
+                            t,
+                            format!(
+                                "a namespace name of more than {MAX_NAME_PARTS} parts; \
+                                 the using directive is skipped"
+                            ),
+                        );
+                        return None;
+                    }
+                },
+                None => Vec::new(),
+            };
+            UsingKind::Namespace(name)
         };
-        UsingDirective {
+        Some(UsingDirective {
             kind,
             global,
             range: Syn::range(n),
-        }
+        })
     }
 
     fn type_decl(&mut self, n: Node<'t>, scope: ScopeId, parent: Option<TypeDeclId>, depth: u32) {
@@ -279,13 +316,7 @@ impl<'s, 't> FileCx<'s, 't> {
             let mut b = BodyBuilder::new(syn, Syn::range(args));
             b.params(&params);
             let init = b.ctor_init_args(args, crate::hir::CtorInitKind::Base);
-            let body = b.finish(
-                Some(BodyRoot::None),
-                Some(init),
-                false,
-                args.has_error(),
-                &mut self.file.syntax_errors,
-            );
+            let body = b.finish(Some(BodyRoot::None), Some(init), false, args.has_error());
             let body = self.add_body(body);
             self.file.types[id.0 as usize].primary_base_args = Some(body);
         }
@@ -345,13 +376,7 @@ impl<'s, 't> FileCx<'s, 't> {
         let mut b = BodyBuilder::new(self.syn, Syn::range(e));
         b.params(params);
         let root = b.expr_root(e);
-        let body = b.finish(
-            Some(BodyRoot::Expr(root)),
-            None,
-            is_async,
-            e.has_error(),
-            &mut self.file.syntax_errors,
-        );
+        let body = b.finish(Some(BodyRoot::Expr(root)), None, is_async, e.has_error());
         self.add_body(body)
     }
 
@@ -393,13 +418,7 @@ impl<'s, 't> FileCx<'s, 't> {
                 .child_of(n, K::ConstructorInitializer)
                 .is_some_and(|c| c.has_error());
         let root = b.function_body(body);
-        let body = b.finish(
-            Some(root),
-            ctor_init,
-            is_async,
-            has_error,
-            &mut self.file.syntax_errors,
-        );
+        let body = b.finish(Some(root), ctor_init, is_async, has_error);
         self.add_body(body)
     }
 
@@ -629,13 +648,7 @@ impl<'s, 't> FileCx<'s, 't> {
         let root = b.top_level(stmts, range);
         let has_error = stmts.iter().any(|s| s.has_error());
         // Top-level statements that await run as an async `Main`.
-        let body = b.finish(
-            Some(BodyRoot::Block(root)),
-            None,
-            false,
-            has_error,
-            &mut self.file.syntax_errors,
-        );
+        let body = b.finish(Some(BodyRoot::Block(root)), None, false, has_error);
         let id = self.add_body(body);
         self.file.top_level = Some(id);
     }

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use tree_sitter::{Node, TreeCursor};
 
 use super::kinds::{F, K, Tables, tables};
-use crate::hir::{Name, TextRange};
+use crate::hir::{Name, SyntaxError, TextRange};
 
 pub(crate) struct Syn<'a, 't> {
     pub src: &'a str,
@@ -15,6 +15,8 @@ pub(crate) struct Syn<'a, 't> {
     t: &'static Tables,
     /// One cursor for every child walk: creating one allocates.
     cursor: RefCell<TreeCursor<'t>>,
+    /// Constructs dropped because they exceed a limit ([`crate::hir::FileSyntax::limits`]).
+    limits: RefCell<Vec<SyntaxError>>,
 }
 
 impl<'a, 't> Syn<'a, 't> {
@@ -24,7 +26,27 @@ impl<'a, 't> Syn<'a, 't> {
             stack_base: stack_position(),
             t: tables(),
             cursor: RefCell::new(root.walk()),
+            limits: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Notes that `n` exceeds a limit and is dropped (once per range).
+    pub fn limit(&self, n: Node<'t>, message: String) {
+        self.limit_at(Self::range(n), message);
+    }
+
+    pub fn limit_at(&self, range: TextRange, message: String) {
+        self.limits
+            .borrow_mut()
+            .push(SyntaxError { range, message });
+    }
+
+    /// The notes of [`Syn::limit`], in order, one per range.
+    pub fn take_limits(&self) -> Vec<SyntaxError> {
+        let mut limits = std::mem::take(&mut *self.limits.borrow_mut());
+        limits.sort_by_key(|l| (l.range.start, l.range.end));
+        limits.dedup_by_key(|l| l.range);
+        limits
     }
 
     /// Calls `f` on each child of `n` (comments skipped) until it returns `false`.

@@ -1,0 +1,76 @@
+//! A long fuzz campaign (see `rlc_tests::fuzz`):
+//!
+//!     cargo run --release -p rlc-tests --bin rlc-fuzz -- TARGET [--seed N]
+//!         [--executions N] [--minutes M] [--limit-secs S]
+//!
+//! TARGET is `source` or `project`. Prints the work directory (where a crash
+//! that kills the process leaves its input), then the executions, the time
+//! and each failure; exits 1 if any input failed.
+
+use std::time::Duration;
+
+use rlc_tests::fuzz::{Target, campaign};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut target = None;
+    let mut seed = 1;
+    let mut executions = u64::MAX;
+    let mut minutes = 10.0;
+    let mut limit = 10.0;
+    while let Some(a) = args.next() {
+        let mut number = |what: &str| -> f64 {
+            match args.next().and_then(|n| n.parse::<f64>().ok()) {
+                Some(n) if n >= 0.0 => n,
+                _ => usage(&format!("{what} needs a number")),
+            }
+        };
+        match a.as_str() {
+            "source" => target = Some(Target::Source),
+            "project" => target = Some(Target::Project),
+            "--seed" => seed = number("--seed") as u64,
+            "--executions" => executions = number("--executions") as u64,
+            "--minutes" => minutes = number("--minutes"),
+            "--limit-secs" => limit = number("--limit-secs"),
+            other => usage(&format!("unknown argument `{other}`")),
+        }
+    }
+    let Some(target) = target else {
+        usage("name a target: source or project")
+    };
+    let dir = match tempfile::Builder::new().prefix("rlc-fuzz-").tempdir() {
+        Ok(d) => d.keep(),
+        Err(e) => usage(&format!("cannot create a work directory: {e}")),
+    };
+    println!("work directory {}", dir.display());
+    let report = campaign(
+        target,
+        seed,
+        executions,
+        Duration::from_secs_f64(minutes * 60.0),
+        Duration::from_secs_f64(limit),
+        &dir,
+    );
+    let secs = report.elapsed.as_secs_f64();
+    println!(
+        "target {} seed {seed}: {} executions in {secs:.1} s ({:.0}/s), {} failures",
+        target.name(),
+        report.executions,
+        report.executions as f64 / secs.max(1e-9),
+        report.failures.len()
+    );
+    for (path, failure) in &report.failures {
+        println!("{}: {failure:?}", path.display());
+    }
+    if !report.failures.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+fn usage(message: &str) -> ! {
+    eprintln!("error: {message}");
+    eprintln!(
+        "usage: rlc-fuzz source|project [--seed N] [--executions N] [--minutes M] [--limit-secs S]"
+    );
+    std::process::exit(2);
+}

@@ -1,0 +1,305 @@
+//! A stable mutation fuzzer for the whole pipeline (no nightly toolchain or
+//! instrumentation needed): inputs from the samples, the case corpus and the
+//! MSBuild fixtures are mutated with byte edits, splices, tokens that open
+//! nesting, and long repetitions, then run through
+//!
+//! - [`Target::Source`]: one C# file through decoding, preprocessing, parsing,
+//!   HIR, resolution, lowering, inference and checking (`rlc-sharp check`);
+//! - [`Target::Project`]: one project file through MSBuild evaluation.
+//!
+//! A failure is a panic that escapes, an internal error (RLC9004), or an input
+//! that takes longer than the time limit. A crash that kills the process (a
+//! stack overflow) leaves its input in the work directory, whose path is
+//! printed first.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rlc_core::rules::RuleId;
+use rlc_sharp::driver::{RunOptions, run};
+
+use crate::data_dir;
+
+/// What a campaign runs its inputs through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Source,
+    Project,
+}
+
+impl Target {
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Source => "source",
+            Target::Project => "project",
+        }
+    }
+
+    /// The file name inputs are written to.
+    fn file_name(self) -> &'static str {
+        match self {
+            Target::Source => "Fuzz.cs",
+            Target::Project => "Fuzz.csproj",
+        }
+    }
+
+    /// The seed inputs: real files of the kind the target reads.
+    pub fn corpus(self) -> Vec<Vec<u8>> {
+        let (dirs, exts): (&[&str], &[&str]) = match self {
+            Target::Source => (&["../samples", "cases"], &["cs"]),
+            Target::Project => (&["fixtures/projects"], &["csproj", "props", "targets"]),
+        };
+        let mut paths = Vec::new();
+        for dir in dirs {
+            files_below(&data_dir(dir), exts, &mut paths);
+        }
+        paths.sort();
+        paths.iter().filter_map(|p| std::fs::read(p).ok()).collect()
+    }
+}
+
+/// The files below `dir` whose extension is one of `exts`.
+fn files_below(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.is_dir() {
+            files_below(&path, exts, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| exts.iter().any(|x| e == *x))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Pieces that make parsers and evaluators work hardest: openers of nesting,
+/// names, preprocessor lines, the C# forms with grammar gaps, MSBuild syntax.
+const TOKENS: &[&str] = &[
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    ".",
+    ",",
+    ";",
+    ":",
+    "::",
+    "?.",
+    "=>",
+    "\"",
+    "'",
+    "$\"",
+    "@\"",
+    "$\"\"\"",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    "\0",
+    "\u{feff}",
+    "#if A\n",
+    "#else\n",
+    "#elif B\n",
+    "#endif\n",
+    "#region\n",
+    "#pragma warning disable RLC0001\n",
+    "using var x = new A();",
+    "using (var y = new B()) ",
+    "await using var z = F();",
+    "namespace N.M",
+    "class C : B.D ",
+    "where T : new()",
+    "A.B.C.D",
+    "async ",
+    "await ",
+    "yield return ",
+    "goto L;",
+    "L: ",
+    "switch (x) { case 1: ",
+    "try { ",
+    "} finally { ",
+    "} catch (E e) when (f) { ",
+    "out var v",
+    "ref ",
+    "stackalloc int[3]",
+    "*(float*)p",
+    "is not null",
+    "x ??= y",
+    "new() { A = ",
+    "[Owning] ",
+    "[MustCall(\"Close\")] ",
+    "delegate ",
+    "unsafe ",
+    "fixed (",
+    "checked(",
+    "$(P)",
+    "$(P0)$(P0)",
+    "@(Compile)",
+    "%(Identity)",
+    "$([MSBuild]::GetPathOfFileAbove('a', '$(MSBuildThisFileDirectory)'))",
+    "<Import Project=\"$(P).props\" />",
+    "<Compile Include=\"**/*.cs\" />",
+    "<Compile Remove=\"**\" />",
+    "<PropertyGroup>",
+    "</PropertyGroup>",
+    "<ItemGroup>",
+    "</ItemGroup>",
+    "Condition=\"'$(A)' == 'b'\"",
+    "<!DOCTYPE p [<!ENTITY e \"x\">]>",
+    "&e;",
+    "<![CDATA[",
+    "]]>",
+    "<ProjectReference Include=\"../x/x.csproj\" />",
+];
+
+/// The largest input tried: big enough for deep nesting and long names,
+/// small enough to keep executions quick.
+const MAX_INPUT: usize = 256 << 10;
+
+/// A mutation of `input`: one to four edits, some of them with material from
+/// `corpus`.
+pub fn mutate(rng: &mut fastrand::Rng, input: &[u8], corpus: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = input.to_vec();
+    for _ in 0..rng.usize(1..=4) {
+        let len = out.len();
+        let at = rng.usize(0..=len);
+        match rng.u8(0..7) {
+            0 if len > 0 => {
+                let i = rng.usize(0..len);
+                out[i] = rng.u8(..);
+            }
+            1 if len > 0 => {
+                let end = (at + rng.usize(1..=64)).min(len);
+                out.drain(at.min(end)..end);
+            }
+            2 if len > 0 => {
+                let start = rng.usize(0..len);
+                let end = (start + rng.usize(1..=256)).min(len);
+                let chunk = out[start..end].to_vec();
+                out.splice(at..at, chunk);
+            }
+            3 => {
+                let token = TOKENS[rng.usize(0..TOKENS.len())].as_bytes();
+                out.splice(at..at, token.iter().copied());
+            }
+            4 if !corpus.is_empty() => {
+                let other = &corpus[rng.usize(0..corpus.len())];
+                if !other.is_empty() {
+                    let start = rng.usize(0..other.len());
+                    let end = (start + rng.usize(1..=1024)).min(other.len());
+                    let cut = (at + rng.usize(0..=64)).min(len);
+                    out.splice(at..cut, other[start..end].iter().copied());
+                }
+            }
+            5 => {
+                // Deep nesting, long dotted names, many declarations.
+                let token = TOKENS[rng.usize(0..TOKENS.len())].as_bytes();
+                let times = [16, 300, 3_000][rng.usize(0..3)];
+                let run: Vec<u8> = token.repeat(times);
+                out.splice(at..at, run);
+            }
+            _ => {
+                out.truncate(at);
+            }
+        }
+    }
+    out.truncate(MAX_INPUT);
+    out
+}
+
+/// Why an input failed.
+#[derive(Debug)]
+pub enum Failure {
+    Panic(String),
+    InternalError(String),
+    Slow(Duration),
+}
+
+/// Runs one input through `target`, in `dir` (the input is left there).
+pub fn run_one(target: Target, dir: &Path, input: &[u8], limit: Duration) -> Result<(), Failure> {
+    let file = dir.join(target.file_name());
+    if let Err(e) = std::fs::write(&file, input) {
+        return Err(Failure::Panic(format!(
+            "cannot write {}: {e}",
+            file.display()
+        )));
+    }
+    let start = Instant::now();
+    let result = catch_unwind(AssertUnwindSafe(|| match target {
+        Target::Source => {
+            let opts = RunOptions {
+                paths: vec![file.clone()],
+                infer: true,
+                ..Default::default()
+            };
+            // A usage error (such as an unreadable input) is an answer, not a failure.
+            run(&opts).ok().and_then(|r| {
+                r.diagnostics
+                    .iter()
+                    .find(|d| d.rule == RuleId::InternalError)
+                    .map(|d| d.message.clone())
+            })
+        }
+        Target::Project => {
+            let _ = rlc_csharp::project::discover(std::slice::from_ref(&file));
+            None
+        }
+    }));
+    let elapsed = start.elapsed();
+    match result {
+        Err(p) => Err(Failure::Panic(rlc_csharp::load::panic_message(&p))),
+        Ok(Some(message)) => Err(Failure::InternalError(message)),
+        Ok(None) if elapsed > limit => Err(Failure::Slow(elapsed)),
+        Ok(None) => Ok(()),
+    }
+}
+
+/// What a campaign did.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub executions: u64,
+    pub elapsed: Duration,
+    /// Each failing input (saved under the work directory) and why.
+    pub failures: Vec<(PathBuf, Failure)>,
+}
+
+/// Runs mutated inputs from a fixed seed until `executions` or `time` is
+/// reached, whichever comes first. Failing inputs are saved in `dir`.
+pub fn campaign(
+    target: Target,
+    seed: u64,
+    executions: u64,
+    time: Duration,
+    limit: Duration,
+    dir: &Path,
+) -> Report {
+    let corpus = target.corpus();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut report = Report::default();
+    let start = Instant::now();
+    while report.executions < executions && start.elapsed() < time {
+        let base: &[u8] = if corpus.is_empty() {
+            &[]
+        } else {
+            &corpus[rng.usize(0..corpus.len())]
+        };
+        let input = mutate(&mut rng, base, &corpus);
+        report.executions += 1;
+        if let Err(failure) = run_one(target, dir, &input, limit) {
+            let saved = dir.join(format!("failure-{}-{}", target.name(), report.executions));
+            // Keep the input even if saving fails: it is also in the work file.
+            let _ = std::fs::write(&saved, &input);
+            report.failures.push((saved, failure));
+        }
+    }
+    report.elapsed = start.elapsed();
+    report
+}

@@ -191,3 +191,67 @@ fn stats_count_the_configurations() {
         ]
     );
 }
+
+#[test]
+fn every_later_build_gets_the_specs_of_the_code_it_shares() {
+    // `User.cs` differs in each of three builds, so each analyses it; the
+    // other files are the same, analysed in the first build only and
+    // declarations only in the two others, which both need what inference
+    // and the bodies found there: that `Holder` takes the stream it is given,
+    // and that `Wrapper` does unless told to leave it open. Only the last
+    // `leaveOpen: true` leaks, in every build.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).expect("write fixture");
+    };
+    write(
+        "Holder.cs",
+        "using System;\nusing System.IO;\n\
+         public sealed class Holder : IDisposable\n{\n\
+             readonly Stream stream;\n\
+             public Holder(Stream stream) { this.stream = stream; }\n\
+             public void Dispose() { stream.Dispose(); }\n}\n",
+    );
+    write(
+        "Wrapper.cs",
+        "using System;\nusing System.IO;\n\
+         public sealed class Wrapper : IDisposable\n{\n\
+             readonly Stream stream;\n\
+             readonly bool leaveOpen;\n\
+             public Wrapper(Stream stream, bool leaveOpen) { this.stream = stream; this.leaveOpen = leaveOpen; }\n\
+             public void Dispose() { if (!leaveOpen) stream.Dispose(); }\n}\n",
+    );
+    write(
+        "User.cs",
+        "using System.IO;\n\
+         public static class User\n{\n\
+         #if NETSTANDARD2_0\n    public const int Flavour = 1;\n\
+         #elif NET8_0_OR_GREATER\n    public const int Flavour = 3;\n\
+         #else\n    public const int Flavour = 2;\n\
+         #endif\n\
+             public static Holder Open(string path) { return new Holder(File.OpenRead(path)); }\n\
+             public static Wrapper Wrap(string path) { return new Wrapper(File.OpenRead(path), false); }\n\
+             public static void Peek(string path) { using (var w = new Wrapper(File.OpenRead(path), true)) { } }\n\
+         }\n",
+    );
+    // Whichever later build comes first.
+    for order in [
+        "net462;netstandard2.0;net8.0",
+        "net462;net8.0;netstandard2.0",
+    ] {
+        write(
+            "Lib.csproj",
+            &format!(
+                "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+                 <TargetFrameworks>{order}</TargetFrameworks></PropertyGroup></Project>"
+            ),
+        );
+        let run = rlc(dir.path(), &["check", ".", "--format", "json"]);
+        let report: Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
+        assert_eq!(findings(&report), ["User.cs:13 error"], "{order}");
+        let stats = rlc(dir.path(), &["check", ".", "--format", "json", "--stats"]);
+        let stats: Value = serde_json::from_str(&stats.stdout).expect("json");
+        assert_eq!(stats["summary"]["stats"]["compilations"], 3, "{order}");
+    }
+}

@@ -33,21 +33,23 @@ enum Decl {
 /// far as inference ran there). Written specifications are never touched,
 /// and neither is anything already inferred. Returns how many it gave.
 pub fn seed(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {
-    let twin_of = twins(program, loaded, compilations);
-    if twin_of.is_empty() {
+    let twins = twins(program, loaded, compilations);
+    if twins.pairs.is_empty() {
         return 0;
     }
-    let field_twin = |f: FieldId| match twin_of.get(&Decl::Field(f)) {
-        Some(Decl::Field(t)) => Some(*t),
-        _ => None,
-    };
-    let target_twin = |t: &Target| match t {
-        Target::Field(f) => field_twin(*f).map(Target::Field),
-        other => Some(other.clone()),
-    };
     let mut given = 0;
-    for (from, to) in &twin_of {
-        match (*from, *to) {
+    for &(from, to, compilation) in &twins.pairs {
+        // A field a spec of the twin names is the twin of that field in the
+        // twin's own compilation.
+        let field_twin = |f: FieldId| match twins.of.get(&(Decl::Field(f), compilation)) {
+            Some(Decl::Field(t)) => Some(*t),
+            _ => None,
+        };
+        let target_twin = |t: &Target| match t {
+            Target::Field(f) => field_twin(*f).map(Target::Field),
+            other => Some(other.clone()),
+        };
+        match (from, to) {
             (Decl::Type(a), Decl::Type(b)) => {
                 let source = program.ty(a).must_call.clone();
                 given += copy_option(&source, &mut program.types[b.index()].must_call, |(_, p)| p);
@@ -113,12 +115,23 @@ pub fn seed(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usi
 }
 
 /// The declarations of the `compilations` that they have but do not
-/// analyse, each from the declaration it is the twin of where it is analysed.
-fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> FxHashMap<Decl, Decl> {
+/// analyse, each with the declaration it is the twin of where it is analysed.
+/// A declaration analysed once has a twin in each later compilation that
+/// keeps its file as declarations only: several of the `compilations` may
+/// have one.
+#[derive(Default)]
+struct Twins {
+    /// (analysed declaration, its twin, the twin's compilation).
+    pairs: Vec<(Decl, Decl, u32)>,
+    /// The twin of an analysed declaration in a compilation.
+    of: FxHashMap<(Decl, u32), Decl>,
+}
+
+fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> Twins {
     let wanted: FxHashSet<u32> = compilations.iter().copied().collect();
     // Where each unit is analysed, and the twins to seed from there.
     let mut analysed: FxHashMap<u32, FileId> = FxHashMap::default();
-    let mut twins: Vec<(FileId, u32)> = Vec::new();
+    let mut twins: Vec<(FileId, u32, u32)> = Vec::new();
     for (i, entry) in loaded.index.files.iter().enumerate() {
         let file = FileId(i as u32);
         let (Origin::Project(c), Some(Some(unit))) = (entry.origin, loaded.file_units.get(i))
@@ -128,31 +141,32 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> FxHashMap<
         if loaded.is_analysed(file) {
             analysed.insert(*unit, file);
         } else if wanted.contains(&c) {
-            twins.push((file, *unit));
+            twins.push((file, *unit, c));
         }
     }
-    let pairs: Vec<(FileId, FileId)> = twins
+    let pairs: Vec<(FileId, FileId, u32)> = twins
         .iter()
-        .filter_map(|&(twin, unit)| Some((*analysed.get(&unit)?, twin)))
+        .filter_map(|&(twin, unit, c)| Some((*analysed.get(&unit)?, twin, c)))
         .collect();
     if pairs.is_empty() {
-        return FxHashMap::default();
+        return Twins::default();
     }
-    let involved: FxHashSet<FileId> = pairs.iter().flat_map(|(s, t)| [*s, *t]).collect();
+    let involved: FxHashSet<FileId> = pairs.iter().flat_map(|(s, t, _)| [*s, *t]).collect();
     let decls = declarations(program, &involved);
     // Source declaration -> twin declaration, file pair by file pair.
-    let mut twin_of: FxHashMap<Decl, Decl> = FxHashMap::default();
-    for (source, twin) in &pairs {
+    let mut out = Twins::default();
+    for (source, twin, c) in &pairs {
         let (Some(from), Some(to)) = (decls.get(source), decls.get(twin)) else {
             continue;
         };
         for (key, decl) in from {
             if let (Some(d), Some(Some(t))) = (decl, to.get(key)) {
-                twin_of.insert(*d, *t);
+                out.pairs.push((*d, *t, *c));
+                out.of.insert((*d, *c), *t);
             }
         }
     }
-    twin_of
+    out
 }
 
 /// Gives the twins of the `compilations` (as [`seed`]) what
@@ -160,10 +174,10 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> FxHashMap<
 /// where they are analysed: a constructor's ownership condition and its
 /// field's ownership flag. Returns how many it gave.
 pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {
-    let twin_of = twins(program, loaded, compilations);
+    let twins = twins(program, loaded, compilations);
     let mut given = 0;
-    for (from, to) in &twin_of {
-        match (*from, *to) {
+    for &(from, to, _) in &twins.pairs {
+        match (from, to) {
             (Decl::Method(a), Decl::Method(b)) => {
                 let source = program.method(a).ownership_condition.clone();
                 let twin = &mut program.methods[b.index()];

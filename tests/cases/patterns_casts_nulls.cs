@@ -1,9 +1,11 @@
 // Case family: null tests (`!= null`, `?.`, `is not null`, `is null`, `is { }`, early
 // returns), `is` type patterns, `as`, and casts. A cast or `as` creates an alias; on the
 // branch where a value is known to be null it holds no obligation (paper, Fig. 1).
-// cases: 18
+// cases: 21
 using System;
 using System.IO;
+using System.Reflection;
+using RlcSharp.Annotations;
 
 namespace Cases.PatternsCastsNulls;
 
@@ -180,4 +182,28 @@ public static class PatternsCastsNulls
         using var s = MaybeOpen(path)!;
         return s.ReadByte();
     }
+
+    // CASE: reflection creates an object typed `object`; cast to a stream it owes the
+    // stream's disposal.
+    public static int CreatedByReflection()
+    {
+        var s = (FileHolder)Activator.CreateInstance(typeof(FileHolder))!; // expect: RLC0001
+        return s.GetHashCode();
+    }
+
+    // CASE: a constructor invoked through reflection, taken over with `as` and disposed.
+    public static int InvokedConstructorDisposed(ConstructorInfo constructor)
+    {
+        using var s = constructor.Invoke(null) as FileHolder;
+        return s?.GetHashCode() ?? 0;
+    }
+
+    // CASE: kept as `object`, the created value has no type to owe anything by.
+    public static string CreatedAsObject(Type type) => Activator.CreateInstance(type)?.ToString() ?? "";
+}
+
+public sealed class FileHolder : IDisposable
+{
+    [Owning] private readonly FileStream _file = File.OpenRead("data.bin");
+    public void Dispose() => _file.Dispose();
 }

@@ -1,7 +1,9 @@
 // Case family: the forms of `using` (statement, declaration, `await using`, nested,
-// several declarators, on a factory result, on an expression) and what they do not cover.
-// cases: 20
+// several declarators, on a factory result, on an expression) and what they do not cover;
+// a `ref struct` with a public `Dispose()` is disposed by `using` without `IDisposable`.
+// cases: 23
 using System;
+using System.Buffers;
 using System.IO;
 using System.Text;
 using System.Threading.Tasks;
@@ -182,5 +184,39 @@ public static class UsingForms
         var ms = new MemoryStream();
         ms.Write(data, 0, data.Length);
         return ms.ToArray();
+    }
+}
+
+public ref struct RentedBuffer
+{
+    private readonly byte[] _array;
+    public RentedBuffer(int size) => _array = ArrayPool<byte>.Shared.Rent(size);
+    public int Length => _array.Length;
+    public void Dispose() => ArrayPool<byte>.Shared.Return(_array);
+}
+
+public static class RefStructs
+{
+    // CASE: a `ref struct` with a pattern `Dispose()` left undisposed.
+    public static int NotDisposed()
+    {
+        var buffer = new RentedBuffer(256); // expect: RLC0001
+        return buffer.Length;
+    }
+
+    // CASE: `using` disposes a `ref struct` through its pattern `Dispose()`.
+    public static int UsingDeclaration()
+    {
+        using var buffer = new RentedBuffer(256);
+        return buffer.Length;
+    }
+
+    // CASE: an explicit call of the pattern `Dispose()`.
+    public static int DisposedExplicitly()
+    {
+        var buffer = new RentedBuffer(256);
+        var n = buffer.Length;
+        buffer.Dispose();
+        return n;
     }
 }

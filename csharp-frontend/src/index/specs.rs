@@ -199,6 +199,24 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
             }
         }
     }
+    // A `ref struct` cannot implement `IDisposable` (before C# 13), yet `using`
+    // disposes it through a public `Dispose()`: that method is its obligation.
+    if must_call.is_none() && data.kind == TypeKind::Struct && data.modifiers.contains(Modifiers::REF)
+    {
+        let pattern_dispose = data.parts.iter().any(|part| {
+            let decl = index.file(part.file).syntax.ty(part.decl);
+            decl.members.iter().any(|m| {
+                m.kind == MemberKind::Method
+                    && &*m.name == vocabulary::DISPOSE
+                    && m.params.is_empty()
+                    && m.modifiers.contains(Modifiers::PUBLIC)
+                    && !m.modifiers.contains(Modifiers::STATIC)
+            })
+        });
+        if pattern_dispose {
+            must_call = Some((MustCall::of([vocabulary::DISPOSE]), Provenance::Default));
+        }
+    }
     if data.origin == Origin::Library
         && let Some(f) = facts.get(&index.metadata_key(id))
     {

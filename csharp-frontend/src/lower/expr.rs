@@ -5,7 +5,7 @@ use rlc_core::ir::{
     self, Arg as IrArg, BodyKind, CallKind, Callee, Cond, FieldRef, Operand, Stmt as IrStmt, VarId,
     VarKind,
 };
-use rlc_core::program::{Const, ParamMode, ValueTy};
+use rlc_core::program::{Const, Ownership, ParamMode, ValueTy};
 
 use super::Lowerer;
 use crate::hir::{
@@ -417,10 +417,13 @@ impl Lowerer<'_> {
                 self.cur = Some(join);
                 Operand::Var(result)
             }
-            Expr::Cast { expr, .. }
-            | Expr::As { expr, .. }
-            | Expr::Checked(expr)
-            | Expr::Ref(expr) => {
+            Expr::Cast { expr, .. } | Expr::As { expr, .. } => {
+                let inner = *expr;
+                let value = self.rvalue(inner);
+                self.retype_created_object(&value, e);
+                value
+            }
+            Expr::Checked(expr) | Expr::Ref(expr) => {
                 let inner = *expr;
                 self.rvalue(inner)
             }
@@ -885,6 +888,32 @@ impl Lowerer<'_> {
             out.push(IrArg { param, value, mode });
         }
         out
+    }
+
+    /// `(T)Activator.CreateInstance(..)`: a call whose model says it creates the
+    /// object it returns as `object` creates a `T`, with `T`'s obligation.
+    fn retype_created_object(&mut self, value: &Operand, cast: ExprId) {
+        let Operand::Var(v) = *value else {
+            return;
+        };
+        let ty = self.value_ty(&self.types.ty(cast).clone());
+        let index = self.index;
+        let Some(IrStmt::Call(call)) = self.b.body_mut().nodes.last_mut().map(|n| &mut n.stmt)
+        else {
+            return;
+        };
+        let creates = match call.callee {
+            Callee::Method(m) => {
+                let m = index.program.method(m);
+                matches!(m.ret_ownership, Ownership::Owning(_))
+                    && m.ret.ty == index.well_known.object
+            }
+            _ => false,
+        };
+        if call.dst == Some(v) && creates && ty.ty.is_some() {
+            call.ty = ty.clone();
+            self.b.body_mut().vars[v.index()].ty = ty;
+        }
     }
 
     fn emit_call(

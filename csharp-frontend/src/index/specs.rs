@@ -201,7 +201,9 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
     }
     // A `ref struct` cannot implement `IDisposable` (before C# 13), yet `using`
     // disposes it through a public `Dispose()`: that method is its obligation.
-    if must_call.is_none() && data.kind == TypeKind::Struct && data.modifiers.contains(Modifiers::REF)
+    if must_call.is_none()
+        && data.kind == TypeKind::Struct
+        && data.modifiers.contains(Modifiers::REF)
     {
         let pattern_dispose = data.parts.iter().any(|part| {
             let decl = index.file(part.file).syntax.ty(part.decl);

@@ -228,7 +228,15 @@ fn analyze(
         .as_ref()
         .map(|i| &i.program)
         .unwrap_or(&loaded.index.program);
-    let checker = Checker::new(program, &lowered.bodies, &opts.check);
+    // Summaries come from bodies: the declarations-only twins of later
+    // compilations get those of the declarations they stand for.
+    let twins = if loaded.stages.len() > 1 {
+        let compilations: Vec<u32> = (0..loaded.compilations.len() as u32).collect();
+        rlc_csharp::frameworks::seed::summary_twins(program, &loaded, &compilations)
+    } else {
+        Default::default()
+    };
+    let checker = Checker::with_twins(program, &lowered.bodies, &opts.check, &twins);
     progress.phase("check", Some((lowered.bodies.len() as u64, "bodies")));
     let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
         .into_par_iter()

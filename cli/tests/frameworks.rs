@@ -198,7 +198,9 @@ fn every_later_build_gets_the_specs_of_the_code_it_shares() {
     // other files are the same, analysed in the first build only and
     // declarations only in the two others, which both need what inference
     // and the bodies found there: that `Holder` takes the stream it is given,
-    // and that `Wrapper` does unless told to leave it open. Only the last
+    // that `Wrapper` does unless told to leave it open, and that `Info` keeps
+    // its streams (so `Make` is a factory of containers, and `MakeOne`'s
+    // stream stays reachable through the result). Only the last
     // `leaveOpen: true` leaks, in every build.
     let dir = tempfile::tempdir().expect("temp dir");
     let write = |name: &str, text: &str| {
@@ -222,6 +224,13 @@ fn every_later_build_gets_the_specs_of_the_code_it_shares() {
              public void Dispose() { if (!leaveOpen) stream.Dispose(); }\n}\n",
     );
     write(
+        "Info.cs",
+        "using System.Collections.Generic;\nusing System.IO;\n\
+         public sealed class Info\n{\n\
+             public IList<Stream> Streams { get; private set; }\n\
+             public Info(string name, params Stream[] streams) { Streams = streams; }\n}\n",
+    );
+    write(
         "User.cs",
         "using System.IO;\n\
          public static class User\n{\n\
@@ -230,6 +239,8 @@ fn every_later_build_gets_the_specs_of_the_code_it_shares() {
          #else\n    public const int Flavour = 2;\n\
          #endif\n\
              public static Holder Open(string path) { return new Holder(File.OpenRead(path)); }\n\
+             public static Info Make(params Stream[] streams) { return new Info(\"x\", streams); }\n\
+             public static Info MakeOne(string path) { return Make(File.OpenRead(path)); }\n\
              public static Wrapper Wrap(string path) { return new Wrapper(File.OpenRead(path), false); }\n\
              public static void Peek(string path) { using (var w = new Wrapper(File.OpenRead(path), true)) { } }\n\
          }\n",
@@ -249,7 +260,7 @@ fn every_later_build_gets_the_specs_of_the_code_it_shares() {
         let run = rlc(dir.path(), &["check", ".", "--format", "json"]);
         let report: Value = serde_json::from_str(&run.stdout)
             .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
-        assert_eq!(findings(&report), ["User.cs:13 error"], "{order}");
+        assert_eq!(findings(&report), ["User.cs:15 error"], "{order}");
         let stats = rlc(dir.path(), &["check", ".", "--format", "json", "--stats"]);
         let stats: Value = serde_json::from_str(&stats.stdout).expect("json");
         assert_eq!(stats["summary"]["stats"]["compilations"], 3, "{order}");

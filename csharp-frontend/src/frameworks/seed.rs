@@ -200,6 +200,26 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
     given
 }
 
+/// The methods and fields the `compilations` have but do not analyse, with
+/// the declarations they stand for, for the checker's summaries (which are
+/// computed from bodies, so only the analysed declarations have them).
+pub fn summary_twins(
+    program: &Program,
+    loaded: &Loaded,
+    compilations: &[u32],
+) -> rlc_core::facts::Twins {
+    let twins = twins(program, loaded, compilations);
+    let mut out = rlc_core::facts::Twins::default();
+    for &(from, to, c) in &twins.pairs {
+        match (from, to) {
+            (Decl::Method(a), Decl::Method(b)) => out.methods.push((a, b, c)),
+            (Decl::Field(a), Decl::Field(b)) => out.fields.push((a, b, c)),
+            _ => {}
+        }
+    }
+    out
+}
+
 fn inferred(p: &Provenance) -> bool {
     matches!(p, Provenance::Inferred { .. })
 }

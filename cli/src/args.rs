@@ -99,6 +99,16 @@ pub struct CheckArgs {
     /// Check with the specifications as written only, without inferred ones.
     #[arg(long)]
     pub no_infer: bool,
+    /// Check only the build for this target framework (`net8.0`): of a project
+    /// that does not target it, the build for the nearest compatible framework
+    /// [default: every target framework of every project]
+    #[arg(long, value_name = "TFM")]
+    pub framework: Option<String>,
+    /// How to report findings in test projects: `off`, `note`, at most
+    /// `warning`, or the `same` as production code [default: warning, or the
+    /// config's `test-code`]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub test_code: Option<crate::findings::TestCode>,
     /// Which exceptions to follow: `none` ignores exceptions thrown by calls,
     /// `explicit` follows them inside try blocks and at `throw`, `all` assumes every
     /// call may throw [default: explicit, or the config's value]
@@ -308,6 +318,10 @@ mod tests {
             "never",
             "--config",
             "x.toml",
+            "--framework",
+            "net8.0",
+            "--test-code",
+            "off",
         ])
         .expect("parses");
         assert_eq!(cli.color, ColorChoice::Never);
@@ -320,6 +334,8 @@ mod tests {
         assert!(c.stats && c.no_infer && !c.timings && !c.quiet);
         assert_eq!(c.exception_model, Some(ExceptionModelArg::All));
         assert_eq!(c.config.file, Some(PathBuf::from("x.toml")));
+        assert_eq!(c.framework.as_deref(), Some("net8.0"));
+        assert_eq!(c.test_code, Some(crate::findings::TestCode::Off));
     }
 
     #[test]
@@ -342,6 +358,7 @@ mod tests {
         for args in [
             &["check", "--format", "xml"][..],
             &["check", "--exception-model", "some"],
+            &["check", "--test-code", "error"],
             &["infer", "--apply", "--check"],
             &["infer", "--allow-dirty"],
             &["infer", "--output", "a", "--patch-dir", "b"],

@@ -19,6 +19,23 @@ use serde_json::Value;
 
 use crate::render::sarif::FINGERPRINT_KEY;
 
+/// What a baseline matches a finding by: its fingerprint.
+pub trait Fingerprinted {
+    fn fingerprint(&self) -> &str;
+}
+
+impl Fingerprinted for Diagnostic {
+    fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+}
+
+impl Fingerprinted for crate::findings::Finding {
+    fn fingerprint(&self) -> &str {
+        &self.diagnostic.fingerprint
+    }
+}
+
 /// The fingerprints a baseline accepts, with how many findings each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Baseline {
@@ -95,10 +112,10 @@ impl Baseline {
     }
 
     /// The baseline of a run's findings.
-    pub fn of(diags: &[Diagnostic]) -> Baseline {
+    pub fn of<T: Fingerprinted>(findings: &[T]) -> Baseline {
         let mut counts = BTreeMap::new();
-        for d in diags {
-            *counts.entry(d.fingerprint.clone()).or_default() += 1;
+        for f in findings {
+            *counts.entry(f.fingerprint().to_owned()).or_default() += 1;
         }
         Baseline { counts }
     }
@@ -115,12 +132,12 @@ impl Baseline {
     /// The findings the baseline does not hold, in their order, and the counts.
     /// Of several findings with one fingerprint the first ones are taken as
     /// the baseline's (occurrence numbers make that rare).
-    pub fn new_findings(&self, diags: Vec<Diagnostic>) -> (Vec<Diagnostic>, BaselineCounts) {
+    pub fn new_findings<T: Fingerprinted>(&self, findings: Vec<T>) -> (Vec<T>, BaselineCounts) {
         let mut left = self.counts.clone();
         let mut counts = BaselineCounts::default();
         let mut new = Vec::new();
-        for d in diags {
-            match left.get_mut(&d.fingerprint).filter(|n| **n > 0) {
+        for d in findings {
+            match left.get_mut(d.fingerprint()).filter(|n| **n > 0) {
                 Some(n) => {
                     *n -= 1;
                     counts.unchanged += 1;

@@ -9,6 +9,7 @@
 //! exclude = ["**/Generated/**"]     # globs relative to this file's directory
 //! infer = true
 //! foreign-suppressions = true       # CA2000, IDISP..., ReSharper suppressions count
+//! test-code = "warning"             # off | note | warning | same
 //!
 //! [rules]
 //! RLC0001 = "error"                 # error | warning | note | off; ids or names
@@ -37,6 +38,7 @@ use toml::de::{DeTable, DeValue, Deserializer};
 
 use crate::args::{CheckArgs, ExceptionModelArg};
 use crate::explain::closest;
+use crate::findings::TestCode;
 use crate::render::{Text, emit, headline};
 
 pub const FILE_NAME: &str = "rlc-sharp.toml";
@@ -56,6 +58,9 @@ pub const STARTER: &str = r#"# rlc-sharp settings. Run `rlc-sharp explain` for t
 # `#pragma warning disable CA2000`, `[SuppressMessage(..., "IDISP001")]`,
 # `// ReSharper disable once NotDisposedResource`.
 # foreign-suppressions = true
+# Findings in test projects: "off", "note", at most "warning", or the "same"
+# as in production code.
+# test-code = "warning"
 
 [rules]
 # Level per rule id or name: "error", "warning", "note" or "off".
@@ -79,6 +84,7 @@ pub struct Config {
     pub exception_model: Option<ExceptionModel>,
     pub method_budget: Option<usize>,
     pub infer: Option<bool>,
+    pub test_code: Option<TestCode>,
     pub exclude: Exclude,
     /// Whether suppressions written for other analyzers (CA2000, IDISP...,
     /// ReSharper) count; `None`: the default, yes.
@@ -119,6 +125,7 @@ pub struct CheckSettings {
     pub options: CheckOptions,
     /// Use inferred specifications.
     pub infer: bool,
+    pub test_code: TestCode,
 }
 
 impl Config {
@@ -179,6 +186,7 @@ impl Config {
         CheckSettings {
             options,
             infer: !args.no_infer && self.infer.unwrap_or(true),
+            test_code: args.test_code.or(self.test_code).unwrap_or_default(),
         }
     }
 }
@@ -342,11 +350,12 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 const TOP_LEVEL: [&str; 4] = ["check", "rules", "usings", "type"];
-const CHECK_KEYS: [&str; 5] = [
+const CHECK_KEYS: [&str; 6] = [
     "exception-model",
     "exclude",
     "infer",
     "foreign-suppressions",
+    "test-code",
     "method-budget",
 ];
 
@@ -506,6 +515,20 @@ fn read_check(path: &Path, table: &DeTable<'_>, config: &mut Config, problems: &
                             "not a model",
                         )
                         .help("use \"none\", \"explicit\" or \"all\""),
+                    ),
+                },
+                None => problems.push(wrong_type(name, "a string", value)),
+            },
+            "test-code" => match value.get_ref().as_str() {
+                Some(s) => match <TestCode as clap::ValueEnum>::from_str(s, false) {
+                    Ok(level) => config.test_code = Some(level),
+                    Err(_) => problems.push(
+                        Problem::new(
+                            format!("unknown test-code level `{s}`"),
+                            value.span(),
+                            "not a level",
+                        )
+                        .help("use \"off\", \"note\", \"warning\" or \"same\""),
                     ),
                 },
                 None => problems.push(wrong_type(name, "a string", value)),

@@ -6,15 +6,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use rlc_core::infer::{Inference, infer};
+use rlc_core::infer::{Inference, infer, infer_into};
 use rlc_core::ir::BodyId;
 use rlc_core::rules::{self, RuleId, rlc9004_internal_error};
 use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::{FileId, Span};
+use rlc_csharp::frameworks::seed::seed;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_all, project_specs, reload,
+    LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_where, project_specs,
+    reload,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
@@ -33,6 +35,8 @@ pub struct RunOptions {
     pub infer: bool,
     /// Source files the config excludes.
     pub exclude: crate::config::Exclude,
+    /// Check only this target framework's build of each project (`--framework`).
+    pub framework: Option<String>,
 }
 
 /// A file a diagnostic may point into that is not C# source (a project file, the
@@ -86,14 +90,10 @@ impl CheckRun {
         &self.loaded.index
     }
 
-    /// The C# source files read (not the library model).
+    /// The C# source files read (not the library model), counting a file
+    /// once per project that compiles it.
     pub fn source_files(&self) -> usize {
-        self.loaded
-            .index
-            .files
-            .iter()
-            .filter(|f| matches!(f.origin, rlc_csharp::index::Origin::Project(_)))
-            .count()
+        self.loaded.files as usize
     }
 
     /// Path and text of any file a diagnostic can name.
@@ -126,9 +126,15 @@ pub fn run_observed(
     let t = Instant::now();
     progress.phase("discover", None);
     let mut workspace = discover(&opts.paths)?;
+    if let Some(framework) = &opts.framework {
+        workspace.select_framework(framework)?;
+    }
     if !opts.exclude.is_empty() {
         for p in &mut workspace.projects {
             p.sources.retain(|s| !opts.exclude.is_excluded(s));
+            for b in &mut p.builds {
+                b.sources.retain(|s| !opts.exclude.is_excluded(s));
+            }
         }
     }
     let discovery = t.elapsed();
@@ -136,7 +142,12 @@ pub fn run_observed(
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
     let specs = project_specs(&workspace);
-    let files = specs.iter().map(|p| p.sources.len() as u64).sum();
+    let files = specs
+        .iter()
+        .flat_map(|p| &p.builds)
+        .flat_map(|b| &b.sources)
+        .collect::<rustc_hash::FxHashSet<_>>()
+        .len() as u64;
     progress.phase("parse + index", Some((files, "files")));
     let loaded = load_observed(&specs, &library, &|| progress.inc());
     after("index");
@@ -144,12 +155,13 @@ pub fn run_observed(
 }
 
 /// Checks again with the texts of some sources replaced in memory (by
-/// path): the other files keep their parse. `fix` verifies its edits so.
+/// path): the other files keep their parse, every compilation is analysed
+/// again. `fix` verifies its edits so.
 pub fn recheck(run: CheckRun, opts: &RunOptions, changed: &FxHashMap<PathBuf, String>) -> CheckRun {
     let CheckRun {
         workspace, loaded, ..
     } = run;
-    let loaded = reload(loaded, &project_specs(&workspace), changed);
+    let loaded = reload(loaded, changed);
     analyze(
         workspace,
         loaded,
@@ -171,16 +183,44 @@ fn analyze(
 ) -> CheckRun {
     let t = Instant::now();
     progress.phase("resolve + lower", None);
-    let lowered = lower_all(&mut loaded.index);
+    // The projects' first compilations, then the others (see
+    // `rlc_csharp::frameworks`): lower the files each analyses.
+    let parts: Vec<Lowered> = loaded
+        .stages
+        .iter()
+        .map(|stage| {
+            lower_where(&loaded.index, |file| {
+                loaded.is_analysed(file)
+                    && matches!(loaded.index.files[file.0 as usize].origin,
+                        rlc_csharp::index::Origin::Project(c) if stage.contains(&c))
+            })
+        })
+        .collect();
+    // What the bodies state about ownership that the declarations do not
+    // (as `lower_all` does), then the same for the declarations-only twins
+    // of the constructors and fields it was derived for.
+    for part in &parts {
+        rlc_core::ownership::derive_ownership_flags(&mut loaded.index.program, &part.bodies);
+    }
+    seed_ownership_flags(&mut loaded);
     let lower = t.elapsed();
     after("resolve + lower");
     let t = Instant::now();
     if opts.infer {
         progress.phase("infer", None);
     }
-    let inference = opts
-        .infer
-        .then(|| infer(&loaded.index.program, &lowered.bodies));
+    let mut lowered = Lowered::default();
+    let mut inference: Option<Inference> = None;
+    for (stage, part) in loaded.stages.iter().zip(parts) {
+        if opts.infer {
+            inference = Some(match inference.take() {
+                // The first compilations have nothing to seed.
+                None => infer(&loaded.index.program, &part.bodies),
+                Some(before) => infer_later(before, &loaded, stage, &part.bodies),
+            });
+        }
+        lowered.append(part);
+    }
     let infer_time = t.elapsed();
     after("infer");
     let t = Instant::now();
@@ -188,7 +228,15 @@ fn analyze(
         .as_ref()
         .map(|i| &i.program)
         .unwrap_or(&loaded.index.program);
-    let checker = Checker::new(program, &lowered.bodies, &opts.check);
+    // Summaries come from bodies: the declarations-only twins of later
+    // compilations get those of the declarations they stand for.
+    let twins = if loaded.stages.len() > 1 {
+        let compilations: Vec<u32> = (0..loaded.compilations.len() as u32).collect();
+        rlc_csharp::frameworks::seed::summary_twins(program, &loaded, &compilations)
+    } else {
+        Default::default()
+    };
+    let checker = Checker::with_twins(program, &lowered.bodies, &opts.check, &twins);
     progress.phase("check", Some((lowered.bodies.len() as u64, "bodies")));
     let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
         .into_par_iter()
@@ -199,6 +247,8 @@ fn analyze(
         })
         .collect();
     diagnostics.extend(checker.check_classes());
+    // Each file is reported where it is analysed.
+    diagnostics.retain(|d| reported_here(&loaded, d.primary.span.file));
     let check = t.elapsed();
     after("check");
     let mut run = CheckRun {
@@ -217,10 +267,65 @@ fn analyze(
         diagnostics: Vec::new(),
         extra_files: Vec::new(),
     };
+    run.lowered
+        .internal_errors
+        .retain(|e| e.span.is_none_or(|s| reported_here(&run.loaded, s.file)));
     diagnostics.extend(input_notes(&mut run));
     sort(&mut diagnostics, &run);
     run.diagnostics = diagnostics;
     run
+}
+
+/// Inference over later compilations: their declarations analysed elsewhere
+/// first get what inference found there; once more when inference over
+/// them found more for such declarations (analysed in another later
+/// compilation, for a third framework).
+fn infer_later(
+    before: Inference,
+    loaded: &Loaded,
+    stage: &[u32],
+    bodies: &rlc_core::ir::Bodies,
+) -> Inference {
+    let Inference {
+        mut program,
+        mut specs,
+        rounds,
+    } = before;
+    seed(&mut program, loaded, stage);
+    let mut now = infer_into(program, bodies);
+    if seed(&mut now.program, loaded, stage) > 0 {
+        let mut again = infer_into(now.program, bodies);
+        now.specs.append(&mut again.specs);
+        now.program = again.program;
+        now.rounds += again.rounds;
+    }
+    specs.append(&mut now.specs);
+    Inference {
+        program: now.program,
+        specs,
+        rounds: rounds.max(now.rounds),
+    }
+}
+
+/// Gives the declarations-only twins (in later compilations) of the
+/// constructors and fields the program's bodies showed to be `leaveOpen`
+/// wrappers what [`rlc_core::ownership::derive_ownership_flags`] derived
+/// where they are analysed.
+fn seed_ownership_flags(loaded: &mut Loaded) {
+    if loaded.stages.len() < 2 {
+        return;
+    }
+    let compilations: Vec<u32> = (0..loaded.compilations.len() as u32).collect();
+    let mut program = std::mem::take(&mut loaded.index.program);
+    rlc_csharp::frameworks::seed::seed_ownership_flags(&mut program, loaded, &compilations);
+    loaded.index.program = program;
+}
+
+/// Whether findings in `file` are reported: it is not a project source, or
+/// its compilation analyses it (another compilation of the project may have
+/// the same code, but only as declarations).
+fn reported_here(loaded: &Loaded, file: FileId) -> bool {
+    loaded.unit_of(file).is_none() || loaded.is_analysed(file)
 }
 
 /// Orders diagnostics by file path, position, then rule.
@@ -342,6 +447,25 @@ pub fn kept_findings(
     run: &CheckRun,
     config: &crate::config::Config,
 ) -> rlc_csharp::suppress::Suppressed {
+    let mut out = rlc_csharp::suppress::Suppressed {
+        kept: Vec::new(),
+        counts: Default::default(),
+    };
+    for (d, suppression) in classified_findings(run, config) {
+        match suppression {
+            Some(s) => out.counts.add(s),
+            None => out.kept.push(d),
+        }
+    }
+    out
+}
+
+/// Every diagnostic of the run with its level applied (as
+/// [`kept_findings`]) and what suppresses it, if anything.
+pub fn classified_findings(
+    run: &CheckRun,
+    config: &crate::config::Config,
+) -> Vec<(Diagnostic, Option<rlc_csharp::suppress::Suppression>)> {
     use rlc_csharp::suppress::{LevelOrigin, Options};
     let mut analyzer_configs = crate::editorconfig::AnalyzerConfigs::new();
     // Options per file a finding is in, read before the pass that applies them.
@@ -358,16 +482,13 @@ pub fn kept_findings(
         let source = path
             .as_deref()
             .filter(|p| p.extension().is_some_and(|e| e == "cs"));
-        let project_dir = match run.index().files.get(file.0 as usize).map(|f| f.origin) {
-            Some(rlc_csharp::index::Origin::Project(p)) => run
-                .workspace
-                .projects
-                .get(p as usize)
-                .and_then(|p| p.path.as_deref())
-                .and_then(Path::parent)
-                .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf())),
-            _ => None,
-        };
+        let project_dir = run
+            .loaded
+            .project_of(file)
+            .and_then(|p| run.workspace.projects.get(p as usize))
+            .and_then(|p| p.path.as_deref())
+            .and_then(Path::parent)
+            .map(|d| std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf()));
         options.insert(
             file,
             analyzer_configs.options_for(source, project_dir.as_deref()),
@@ -386,7 +507,7 @@ pub fn kept_findings(
             })
     };
     let units = rlc_csharp::suppress::source_units(run.index());
-    rlc_csharp::suppress::apply_with(
+    rlc_csharp::suppress::classify_with(
         run.diagnostics.clone(),
         &units,
         &Options {
@@ -410,7 +531,20 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     let mut m = serde_json::Map::new();
     m.insert("files".into(), run.source_files().into());
     m.insert("lines".into(), run.loaded.lines.into());
+    m.insert("lines_active".into(), run.loaded.lines_active.into());
     m.insert("bytes".into(), run.loaded.bytes.into());
+    m.insert("file_variants".into(), run.loaded.variants.into());
+    m.insert(
+        "configurations".into(),
+        run.workspace
+            .projects
+            .iter()
+            .map(|p| p.builds.len())
+            .sum::<usize>()
+            .into(),
+    );
+    m.insert("compilations".into(), run.loaded.compilations.len().into());
+    m.insert("builds".into(), builds(run).into());
     m.insert(
         "syntax_error_files".into(),
         run.loaded.syntax_error_files.into(),
@@ -432,6 +566,49 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     m
 }
 
+/// Per build of a project with several: its framework, the compilation
+/// standing for it, its files and active lines, and the files it analyses.
+fn builds(run: &CheckRun) -> Vec<serde_json::Value> {
+    let loaded = &run.loaded;
+    let mut analysed = vec![0u64; loaded.compilations.len()];
+    for (i, file) in loaded.index.files.iter().enumerate() {
+        if let rlc_csharp::index::Origin::Project(c) = file.origin
+            && loaded.is_analysed(FileId(i as u32))
+        {
+            analysed[c as usize] += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for (p, project) in run.workspace.projects.iter().enumerate() {
+        if project.builds.len() < 2 {
+            continue;
+        }
+        for (b, build) in project.builds.iter().enumerate() {
+            let Some(stats) = loaded.builds.get(p).and_then(|s| s.get(b)) else {
+                continue;
+            };
+            let compilation = stats
+                .compilation
+                .and_then(|c| loaded.compilations.get(c as usize));
+            // The files its compilation analyses, counted for its first build.
+            let new = match (stats.compilation, compilation) {
+                (Some(c), Some(comp)) if comp.builds.first() == Some(&(b as u32)) => {
+                    analysed[c as usize]
+                }
+                _ => 0,
+            };
+            out.push(serde_json::json!({
+                "project": project.name,
+                "framework": build.target_framework,
+                "files": stats.files,
+                "lines_active": stats.lines_active,
+                "files_analysed": new,
+            }));
+        }
+    }
+    out
+}
+
 /// The statistics as text for standard error.
 pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String {
     let n = |k: &str| {
@@ -448,13 +625,18 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
         }
     };
     let mut out = format!(
-        "files: {}, lines: {}, files with syntax errors: {} ({:.2}%)\n\
+        "files: {}, lines: {} ({} active), files with syntax errors: {} ({:.2}%)\n\
+         configurations: {} project builds, analysed as {} compilations; {} file variants parsed\n\
          calls resolved: {}/{} ({:.1}%)\n\
          type names resolved: {}/{} ({:.1}%)\n",
         n("files"),
         n("lines"),
+        n("lines_active"),
         n("syntax_error_files"),
         pct(n("syntax_error_files"), n("files")),
+        n("configurations"),
+        n("compilations"),
+        n("file_variants"),
         n("calls_resolved"),
         n("calls"),
         pct(n("calls_resolved"), n("calls")),
@@ -465,6 +647,23 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
             n("types_resolved") + n("types_unresolved")
         ),
     );
+    if let Some(serde_json::Value::Array(builds)) = stats.get("builds")
+        && !builds.is_empty()
+    {
+        out.push_str("builds of multi-targeted projects (files, active lines, files analysed):\n");
+        for b in builds {
+            let text = |k: &str| b.get(k).and_then(serde_json::Value::as_str).unwrap_or("-");
+            let num = |k: &str| b.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            out.push_str(&format!(
+                "  {} {}: {}, {}, {}\n",
+                text("project"),
+                text("framework"),
+                num("files"),
+                num("lines_active"),
+                num("files_analysed")
+            ));
+        }
+    }
     if let Some(serde_json::Value::Array(unknown)) = stats.get("unknown_types")
         && !unknown.is_empty()
     {

@@ -1,7 +1,9 @@
 //! Exit statuses (docs/design.md): 0 when no error-level finding, 1 when there is
 //! one, 2 on a usage, configuration or input/output error.
 
-use rlc_core::rules::{Diagnostic, Severity};
+use rlc_core::rules::Severity;
+
+use crate::findings::Finding;
 
 pub const SUCCESS: u8 = 0;
 pub const FINDINGS: u8 = 1;
@@ -12,7 +14,7 @@ pub const USAGE_ERROR: u8 = 2;
 #[derive(Copy, Clone, Debug)]
 pub enum Outcome<'a> {
     /// `check` ran; these are the findings left after suppression, at their final severity.
-    Checked(&'a [Diagnostic]),
+    Checked(&'a [Finding]),
     /// `infer --check` ran; whether it would add attributes.
     InferChecked { would_change: bool },
     /// Any other command that did its job (`explain`, `init`, `infer` without `--check`).
@@ -24,7 +26,13 @@ pub enum Outcome<'a> {
 /// The one place that decides the exit status.
 pub fn status(outcome: Outcome<'_>) -> u8 {
     match outcome {
-        Outcome::Checked(diags) if diags.iter().any(|d| d.severity == Severity::Error) => FINDINGS,
+        Outcome::Checked(findings)
+            if findings
+                .iter()
+                .any(|f| f.diagnostic.severity == Severity::Error) =>
+        {
+            FINDINGS
+        }
         Outcome::InferChecked { would_change: true } => FINDINGS,
         Outcome::Checked(_) | Outcome::InferChecked { .. } | Outcome::Done => SUCCESS,
         Outcome::Failed => USAGE_ERROR,
@@ -38,19 +46,23 @@ pub fn code(outcome: Outcome<'_>) -> std::process::ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use rlc_core::rules::Label;
+    use rlc_core::rules::{Diagnostic, Label};
     use rlc_core::{FileId, Span};
 
     use super::*;
 
-    fn finding(severity: Severity) -> Diagnostic {
+    fn finding(severity: Severity) -> Finding {
         let label = Label {
             span: Span::new(FileId(0), 0, 1),
             message: String::new(),
         };
         let mut d = Diagnostic::new(rlc_core::rules::RuleId::ResourceLeak, "leak", label);
         d.severity = severity;
-        d
+        Finding {
+            diagnostic: d,
+            frameworks: None,
+            test_code: false,
+        }
     }
 
     #[test]

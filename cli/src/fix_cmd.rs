@@ -29,7 +29,7 @@ use rlc_csharp::fix::{
 };
 use rlc_csharp::hir::TextRange;
 use rlc_csharp::index::Origin;
-use rlc_csharp::project::Project;
+use rlc_csharp::project::{Build, GlobalUsing, Project};
 use rustc_hash::FxHashMap;
 
 use crate::args::{ColorChoice, FixArgs};
@@ -123,12 +123,14 @@ pub fn run(args: FixArgs, color: ColorChoice) -> ExitCode {
     if let Some(model) = config.exception_model {
         check.exception_model = model;
     }
+    check.method_budget = config.method_budget;
     let opts = RunOptions {
         paths: vec![path],
         check,
         extra_library: config.library.iter().map(|l| l.library_text()).collect(),
         infer: config.infer.unwrap_or(true),
         exclude: config.exclude.clone(),
+        framework: None,
     };
     let started = std::time::Instant::now();
     let progress = Progress::new(Audience::current(args.quiet));
@@ -141,9 +143,12 @@ pub fn run(args: FixArgs, color: ColorChoice) -> ExitCode {
     let root =
         std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
     let findings = driver::kept_findings(&run, &config).kept;
+    // `test-code = "off"` drops test code's findings as a suppression would.
+    let test_code_off = config.test_code == Some(crate::findings::TestCode::Off);
     let selected: Vec<Diagnostic> = findings
         .into_iter()
         .filter(|d| rules.contains(&d.rule))
+        .filter(|d| !(test_code_off && crate::findings::in_test_code(&run, d.primary.span.file)))
         .filter(|d| {
             run.file(d.primary.span.file)
                 .is_some_and(|(p, _)| only.matches(p))
@@ -913,8 +918,17 @@ fn file_state(run: &CheckRun, program: &Program, file: FileId) -> Result<FileSta
         .files
         .get(file.0 as usize)
         .ok_or("the file is not a source")?;
-    let project = match entry.origin {
-        Origin::Project(p) => run.workspace.projects.get(p as usize),
+    // The project, and the build its compilation stands for first (whose
+    // symbols the file was parsed with).
+    let (project, build) = match entry.origin {
+        Origin::Project(c) => {
+            let compilation = run.loaded.compilations.get(c as usize);
+            let project = compilation.and_then(|c| run.workspace.projects.get(c.project as usize));
+            let build = compilation
+                .and_then(|c| c.builds.first())
+                .and_then(|&b| project?.builds.get(b as usize));
+            (project, build)
+        }
         Origin::Library => return Err("the finding is in the library model".into()),
     };
     let original = annotate::read_source_text(&entry.source.path)
@@ -941,27 +955,37 @@ fn file_state(run: &CheckRun, program: &Program, file: FileId) -> Result<FileSta
         syntax_errors: entry.syntax.syntax_errors.len(),
         text,
         original,
-        options: project.map(fix_options).unwrap_or(FixOptions {
-            using_declarations: false,
-            ..FixOptions::default()
-        }),
+        options: project
+            .map(|p| fix_options(p, build))
+            .unwrap_or(FixOptions {
+                using_declarations: false,
+                ..FixOptions::default()
+            }),
         locals,
     })
 }
 
-fn fix_options(p: &Project) -> FixOptions {
+/// The options of fixes in a project's file, parsed with `build`'s symbols.
+/// A fix must compile for every target framework: `System` counts as
+/// imported only when every build imports it.
+fn fix_options(p: &Project, build: Option<&Build>) -> FixOptions {
+    let imports_system = |usings: &[GlobalUsing]| {
+        usings
+            .iter()
+            .any(|g| matches!(g, GlobalUsing::Namespace(n) if n == "System"))
+    };
     FixOptions {
         using_declarations: csharp_version(p.lang_version.as_deref(), &p.target_frameworks)
             >= (8, 0),
-        global_system_using: p
-            .global_usings
-            .iter()
-            .any(|g| matches!(g, rlc_csharp::project::GlobalUsing::Namespace(n) if n == "System")),
-        // The symbols the front end parsed the project with.
-        defines: p
-            .frameworks
-            .first()
-            .map(|f| f.defines.clone())
+        global_system_using: if p.builds.is_empty() {
+            imports_system(&p.global_usings)
+        } else {
+            p.builds.iter().all(|b| imports_system(&b.global_usings))
+        },
+        // The symbols the front end parsed the file with.
+        defines: build
+            .or(p.builds.first())
+            .map(|b| b.defines.clone())
             .unwrap_or_else(|| p.defines.clone()),
     }
 }

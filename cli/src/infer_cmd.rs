@@ -86,18 +86,25 @@ pub fn annotation_of(program: &Program, spec: &InferredSpec) -> Option<(FileId, 
 
 /// The project a file belongs to (the first, for linked files).
 fn project_of(run: &CheckRun, file: FileId) -> Option<usize> {
-    match run.index().files.get(file.0 as usize)?.origin {
-        IndexOrigin::Project(p) => Some(p as usize),
-        IndexOrigin::Library => None,
-    }
+    run.loaded.project_of(file).map(|p| p as usize)
 }
 
 /// Whether a project (or one it references) declares the attribute types.
 fn has_definitions(run: &CheckRun, project: usize) -> bool {
     let index = run.index();
+    // Its first compilation sees what all its builds see of these.
+    let Some(compilation) = run
+        .loaded
+        .compilations
+        .iter()
+        .position(|c| c.project as usize == project)
+    else {
+        return false;
+    };
+    let from = IndexOrigin::Project(compilation as u32);
     index.types.iter().any(|t| {
         t.name == "OwningAttribute"
-            && matches!(t.origin, IndexOrigin::Project(p) if index.is_visible(IndexOrigin::Project(project as u32), IndexOrigin::Project(p)))
+            && matches!(t.origin, IndexOrigin::Project(_) if index.is_visible(from, t.origin))
     })
 }
 
@@ -136,35 +143,29 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
             Err(e) => fail(&e),
         };
     }
-    // Annotations per file.
-    let mut per_file: BTreeMap<FileId, Vec<Annotation>> = BTreeMap::new();
+    // Annotations per file: a file some target frameworks compile
+    // differently is in several compilations, and gets each annotation once.
+    let mut per_file: BTreeMap<PathBuf, (FileId, Vec<Annotation>)> = BTreeMap::new();
     for spec in &inference.specs {
-        if let Some((file, a)) = annotation_of(&inference.program, spec) {
-            per_file.entry(file).or_default().push(a);
+        let Some((file, a)) = annotation_of(&inference.program, spec) else {
+            continue;
+        };
+        let Some(entry) = run.index().files.get(file.0 as usize) else {
+            continue;
+        };
+        let (_, annotations) = per_file
+            .entry(entry.source.path.clone())
+            .or_insert_with(|| (file, Vec::new()));
+        if !annotations.contains(&a) {
+            annotations.push(a);
         }
     }
     let repo_root = annotate::repository_root(&root);
     let repo = repo_root.clone().unwrap_or_else(|| root.clone());
-    // A file compiled into several projects has one FileId in each: it gets
-    // one edit, with the annotations of all, each once.
-    let mut per_path: BTreeMap<PathBuf, (FileId, Vec<Annotation>)> = BTreeMap::new();
-    for (file, annotations) in per_file {
-        let Some(entry) = run.index().files.get(file.0 as usize) else {
-            continue;
-        };
-        let (_, all) = per_path
-            .entry(entry.source.path.clone())
-            .or_insert((file, Vec::new()));
-        for a in annotations {
-            if !all.contains(&a) {
-                all.push(a);
-            }
-        }
-    }
     let canonical_repo = repo.canonicalize().unwrap_or_else(|_| repo.clone());
     let mut edits = Vec::new();
     let mut read_errors = Vec::new();
-    for (path, (file, annotations)) in per_path {
+    for (path, (file, annotations)) in per_file {
         // Only files of the repository, by their own name: an edit through a
         // symlink would replace the link with a file, and one outside the
         // repository would make the patch fail to apply.
@@ -395,15 +396,23 @@ fn json_report(run: &CheckRun, specs: &[InferredSpec], rounds: u32, root: &Path)
     };
     let program = &inference.program;
     let mut by_kind: BTreeMap<&str, usize> = BTreeMap::new();
+    // A declaration several target frameworks compile is inferred in each.
+    let mut seen = std::collections::BTreeSet::new();
     let items: Vec<serde_json::Value> = specs
         .iter()
-        .map(|s| {
-            *by_kind.entry(s.attr.kind()).or_default() += 1;
+        .filter_map(|s| {
             let target = annotation_of(program, s).map(|(file, a)| {
                 let span = Span::new(file, a.target.range().start, a.target.range().end);
                 location(span)
             });
-            json!({
+            let attribute = rlc_csharp::annotate::csharp_attribute(&s.attr);
+            if let Some(at) = &target
+                && !seen.insert((at.to_string(), attribute))
+            {
+                return None;
+            }
+            *by_kind.entry(s.attr.kind()).or_default() += 1;
+            Some(json!({
                 "kind": s.attr.kind(),
                 "attribute": format!("[{}{}]", if matches!(s.target, SpecTarget::Return(_)) { "return: " } else { "" }, rlc_csharp::annotate::csharp_attribute(&s.attr)),
                 "declaration": declaration_name(program, &s.target),
@@ -411,13 +420,14 @@ fn json_report(run: &CheckRun, specs: &[InferredSpec], rounds: u32, root: &Path)
                 "rule": s.rule.name(),
                 "reason": s.rule.reason(),
                 "evidence": location(s.evidence),
-            })
+            }))
         })
         .collect();
+    let total = items.len();
     let out = json!({
         "version": 1,
         "specs": items,
-        "summary": {"total": specs.len(), "by_kind": by_kind, "rounds": rounds},
+        "summary": {"total": total, "by_kind": by_kind, "rounds": rounds},
     });
     let mut text = serde_json::to_string_pretty(&out).unwrap_or_default();
     text.push('\n');

@@ -3,6 +3,8 @@
 //! driver take data and give text back.
 //!
 //! - [`driver`]: the check pipeline;
+//! - [`findings`]: suppressions applied, one finding per place across a
+//!   project's target frameworks, test code ranked apart;
 //! - [`args`]: the command line (clap);
 //! - [`config`]: `rlc-sharp.toml`, found upward from the checked path;
 //! - [`render`]: the output formats (human, JSON, SARIF, GitHub annotations);
@@ -13,7 +15,7 @@
 //! - [`fix_cmd`]: `fix`, the fixes as a patch, each verified by a re-check;
 //! - [`progress`]: the phases on a terminal while a check runs.
 //!
-//! Suppressions are applied by [`rlc_csharp::suppress`], which sees the syntax.
+//! Suppressions are decided by [`rlc_csharp::suppress`], which sees the syntax.
 
 pub mod args;
 pub mod baseline;
@@ -22,6 +24,7 @@ pub mod driver;
 pub mod editorconfig;
 pub mod exit;
 pub mod explain;
+pub mod findings;
 pub mod fix_cmd;
 pub mod infer_cmd;
 pub mod progress;

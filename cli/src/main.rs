@@ -10,6 +10,7 @@ use rlc_sharp::baseline::Baseline;
 use rlc_sharp::config::{Config, STARTER};
 use rlc_sharp::driver::{self, CheckRun, RunOptions};
 use rlc_sharp::exit::{self, Outcome};
+use rlc_sharp::findings::{self, Finding};
 use rlc_sharp::progress::{Audience, Progress};
 use rlc_sharp::render::{self, Sources, Summary, human::HumanOptions};
 
@@ -79,6 +80,7 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         extra_library: config.library.iter().map(|l| l.library_text()).collect(),
         infer: settings.infer,
         exclude: config.exclude.clone(),
+        framework: args.framework.clone(),
     };
     let machine_format = args.format != Format::Human;
     let progress = Progress::new(Audience::current(args.quiet || machine_format));
@@ -88,7 +90,7 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         Ok(run) => run,
         Err(e) => return fail(&e.to_string()),
     };
-    let suppressed = driver::kept_findings(&run, &config);
+    let reported = findings::report(&run, &config, settings.test_code);
     let stats = args.stats.then(|| driver::stats(&run));
     if let Some(stats) = &stats {
         eprint!("{}", driver::stats_text(stats));
@@ -98,15 +100,16 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
     }
     let mut summary = Summary {
         files: run.source_files(),
-        suppressed: suppressed.counts,
+        suppressed: reported.suppressed,
+        test_code: settings.test_code,
         stats,
         baseline: None,
     };
-    let mut findings = suppressed.kept;
+    let mut findings = reported.findings;
     if let Some(path) = &args.write_baseline {
         let root =
             std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
-        let sources = Sources::for_diagnostics(&root, &findings, |id| run.file(id));
+        let sources = Sources::for_findings(&root, &findings, |id| run.file(id));
         let sarif = render::sarif::render(&findings, &sources, &summary, &root);
         if let Err(e) = rlc_csharp::annotate::write_atomically(path, &sarif) {
             return fail(&format!("cannot write `{}`: {e}", path.display()));
@@ -136,7 +139,7 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
 
 fn render_report(
     run: &CheckRun,
-    diags: &[rlc_core::rules::Diagnostic],
+    findings: &[Finding],
     summary: &Summary,
     args: &CheckArgs,
     color: ColorChoice,
@@ -145,10 +148,10 @@ fn render_report(
         std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
     match args.format {
         Format::Human => {
-            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
+            let sources = Sources::for_findings(&root, findings, |id| run.file(id));
             let tty = args.output.is_none() && std::io::stdout().is_terminal();
             render::human::render(
-                diags,
+                findings,
                 &sources,
                 summary,
                 HumanOptions {
@@ -158,13 +161,13 @@ fn render_report(
             )
         }
         Format::Json => {
-            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
-            render::json::render(diags, &sources, summary)
+            let sources = Sources::for_findings(&root, findings, |id| run.file(id));
+            render::json::render(findings, &sources, summary)
         }
         Format::Sarif => {
-            let sources = Sources::for_diagnostics(&root, diags, |id| run.file(id));
+            let sources = Sources::for_findings(&root, findings, |id| run.file(id));
             let (log, cut) = render::sarif::render_limited(
-                diags,
+                findings,
                 &sources,
                 summary,
                 &root,
@@ -178,8 +181,8 @@ fn render_report(
         Format::Github => {
             // Annotations are placed by path from the repository (working) directory.
             let cwd = std::env::current_dir().unwrap_or(root);
-            let sources = Sources::for_diagnostics(&cwd, diags, |id| run.file(id));
-            render::github::render(diags, &sources)
+            let sources = Sources::for_findings(&cwd, findings, |id| run.file(id));
+            render::github::render(findings, &sources)
         }
     }
 }

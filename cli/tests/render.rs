@@ -8,6 +8,7 @@ use rlc_core::rules::{Diagnostic, Label, Severity, SpecFact};
 use rlc_core::rules::{RULES, RuleId};
 use rlc_core::{FileId, Span};
 use rlc_csharp::suppress::SuppressionCounts;
+use rlc_sharp::findings::{Finding, Suppressions};
 use rlc_sharp::render::human::HumanOptions;
 use rlc_sharp::render::{Sources, Summary, github, human, json, sarif};
 use serde_json::Value;
@@ -78,22 +79,39 @@ fn sources(diags: &[Diagnostic]) -> Sources<'static> {
         (Path::new("/work/repo/src/A.cs"), A),
         (Path::new("/work/repo/src/My Lib/B.cs"), B),
     ];
-    Sources::for_diagnostics(&root(), diags, |id| files.get(id.0 as usize).copied())
+    Sources::for_findings(&root(), &found(diags), |id| {
+        files.get(id.0 as usize).copied()
+    })
+}
+
+/// Production findings under every framework.
+fn found(diags: &[Diagnostic]) -> Vec<Finding> {
+    diags
+        .iter()
+        .map(|d| Finding {
+            diagnostic: d.clone(),
+            frameworks: None,
+            test_code: false,
+        })
+        .collect()
 }
 
 fn summary() -> Summary {
     Summary {
         files: 7,
-        suppressed: SuppressionCounts {
-            pragma: 2,
-            ..SuppressionCounts::default()
+        suppressed: Suppressions {
+            sources: SuppressionCounts {
+                pragma: 2,
+                ..SuppressionCounts::default()
+            },
+            test_code: 0,
         },
         ..Summary::default()
     }
 }
 
 fn human_text(diags: &[Diagnostic], summary: &Summary, opts: HumanOptions) -> String {
-    human::render(diags, &sources(diags), summary, opts)
+    human::render(&found(diags), &sources(diags), summary, opts)
 }
 
 #[test]
@@ -148,14 +166,117 @@ fn human_summary_without_findings() {
         files: 1,
         ..Summary::default()
     };
-    let out = human::render(&[], &Sources::new(), &one_file, HumanOptions::default());
+    let out = human::render(
+        &found(&[]),
+        &Sources::new(),
+        &one_file,
+        HumanOptions::default(),
+    );
     assert_eq!(out, "no leaks found in 1 file\n");
     let warnings_only = vec![findings().remove(1)];
     let out = human_text(&warnings_only, &Summary::default(), HumanOptions::default());
     assert!(
-        out.ends_with("warning: 1 resource leak found (1 warning) in 1 file\n"),
+        out.ends_with(
+            "warning: 1 resource leak found (1 warning) in 1 file\n  RLC0002 resource-leak-on-exception: 1 warning\n"
+        ),
         "{out}"
     );
+}
+
+/// The findings of [`findings`]: the leak only under net8.0, the warning in
+/// test code (capped), the note as it is.
+fn ranked() -> Vec<Finding> {
+    let mut out = found(&findings());
+    out[0].frameworks = Some(vec!["net8.0".into(), "net9.0".into()]);
+    out[1].test_code = true;
+    out.swap(1, 2);
+    out
+}
+
+#[test]
+fn human_ranks_test_code_after_production_and_names_frameworks() {
+    let f = ranked();
+    let diags: Vec<Diagnostic> = f.iter().map(|f| f.diagnostic.clone()).collect();
+    let out = human::render(&f, &sources(&diags), &summary(), HumanOptions::default());
+    let at = |needle: &str| {
+        out.find(needle)
+            .unwrap_or_else(|| panic!("missing {needle:?} in\n{out}"))
+    };
+    assert!(at("= note: only when building for net8.0 and net9.0") < at("warning[RLC0002]"));
+    assert!(at("note[RLC9001]") < at("note: the findings below are in test projects"));
+    assert!(at("note: the findings below are in test projects") < at("warning[RLC0002]"));
+    let summary_text = &out[at("error: 1 resource leak found in production code")..];
+    assert_eq!(
+        summary_text,
+        "error: 1 resource leak found in production code (1 error) in 1 file; 2 suppressed (2 by #pragma)\n\
+         \x20 RLC0001 resource-leak: 1 error\n\
+         warning: 1 resource leak found in test code (1 warning) in 1 file (at most warnings: `test-code = \"warning\"`)\n\
+         \x20 RLC0002 resource-leak-on-exception: 1 warning\n\
+         note: 1 report above about input that was not fully analysed\n"
+    );
+    let only_tests: Vec<Finding> = f.into_iter().filter(|f| f.test_code).collect();
+    let out = human::render(
+        &only_tests,
+        &sources(&diags),
+        &Summary::default(),
+        HumanOptions::default(),
+    );
+    assert!(
+        out.contains(
+            "\nno leaks found in production code\nwarning: 1 resource leak found in test code"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_and_sarif_count_test_code_apart() {
+    let f = ranked();
+    let diags: Vec<Diagnostic> = f.iter().map(|f| f.diagnostic.clone()).collect();
+    let doc: Value =
+        serde_json::from_str(&json::render(&f, &sources(&diags), &summary())).expect("json");
+    let findings = &doc["findings"];
+    assert_eq!(
+        findings[0]["frameworks"],
+        serde_json::json!(["net8.0", "net9.0"])
+    );
+    assert_eq!(findings[0]["test_code"], false);
+    assert_eq!(findings[1]["frameworks"], Value::Null);
+    assert_eq!(findings[2]["test_code"], true);
+    let s = &doc["summary"];
+    assert_eq!(s["findings"], 3);
+    assert_eq!(
+        s["production"],
+        serde_json::json!({"findings": 2, "by_severity": {"error": 1, "warning": 0, "note": 1},
+            "by_rule": {"RLC0001": 1, "RLC9001": 1}})
+    );
+    assert_eq!(
+        s["test_code"],
+        serde_json::json!({"level": "warning", "findings": 1,
+            "by_severity": {"error": 0, "warning": 1, "note": 0}, "by_rule": {"RLC0002": 1}})
+    );
+    let log: Value =
+        serde_json::from_str(&sarif::render(&f, &sources(&diags), &summary(), &root()))
+            .expect("json");
+    let run = &log["runs"][0];
+    assert_eq!(
+        run["results"][0]["properties"]["frameworks"],
+        serde_json::json!(["net8.0", "net9.0"])
+    );
+    assert!(run["results"][0]["properties"].get("testCode").is_none());
+    assert_eq!(run["results"][2]["properties"]["testCode"], true);
+    assert_eq!(run["properties"]["production"]["results"], 2);
+    assert_eq!(run["properties"]["testCode"]["results"], 1);
+    assert_eq!(run["properties"]["testCode"]["level"], "warning");
+    assert_eq!(
+        run["properties"]["testCode"]["byRule"],
+        serde_json::json!({"RLC0002": 1})
+    );
+    let errors: Vec<String> = sarif_schema()
+        .iter_errors(&log)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 #[test]
@@ -169,9 +290,12 @@ fn findings_in_unknown_files_are_still_reported() {
         out.starts_with("error[RLC0001]: `s` is never disposed"),
         "{out}"
     );
-    let doc: Value =
-        serde_json::from_str(&json::render(&diags, &sources(&diags), &Summary::default()))
-            .expect("json");
+    let doc: Value = serde_json::from_str(&json::render(
+        &found(&diags),
+        &sources(&diags),
+        &Summary::default(),
+    ))
+    .expect("json");
     assert_eq!(doc["findings"][0]["file"], Value::Null);
     assert_eq!(doc["findings"][0]["line"], Value::Null);
 }
@@ -179,7 +303,7 @@ fn findings_in_unknown_files_are_still_reported() {
 #[test]
 fn json_has_positions_labels_facts_and_counts() {
     let diags = findings();
-    let text = json::render(&diags, &sources(&diags), &summary());
+    let text = json::render(&found(&diags), &sources(&diags), &summary());
     let doc: Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(doc["version"], 1);
     let f = &doc["findings"][0];
@@ -225,14 +349,15 @@ fn json_has_positions_labels_facts_and_counts() {
     assert_eq!(
         s["suppressed"],
         serde_json::json!({"config": 0, "editorconfig": 0, "pragma": 2, "attribute": 0, "global": 0,
-            "net_analyzers": 0, "idisposable_analyzers": 0, "resharper": 0})
+            "net_analyzers": 0, "idisposable_analyzers": 0, "resharper": 0, "test_code": 0})
     );
     assert!(s.get("stats").is_none(), "stats only with --stats");
     let mut with_stats = summary();
     let stats = serde_json::json!({"files": 7, "calls_resolved": 120});
     with_stats.stats = stats.as_object().cloned();
     let doc: Value =
-        serde_json::from_str(&json::render(&diags, &sources(&diags), &with_stats)).expect("json");
+        serde_json::from_str(&json::render(&found(&diags), &sources(&diags), &with_stats))
+            .expect("json");
     assert_eq!(doc["summary"]["stats"], stats);
 }
 
@@ -247,8 +372,13 @@ fn sarif_schema() -> jsonschema::Validator {
 }
 
 fn sarif_log(diags: &[Diagnostic], root: &Path) -> Value {
-    serde_json::from_str(&sarif::render(diags, &sources(diags), &summary(), root))
-        .expect("valid JSON")
+    serde_json::from_str(&sarif::render(
+        &found(diags),
+        &sources(diags),
+        &summary(),
+        root,
+    ))
+    .expect("valid JSON")
 }
 
 #[test]
@@ -263,13 +393,18 @@ fn sarif_is_valid_against_the_schema() {
         (Path::new("/work/repo/src/My Lib/B.cs"), B),
         (Path::new("/elsewhere/C D.cs"), B),
     ];
-    let sources = Sources::for_diagnostics(&root(), &with_outside, |id| {
+    let sources = Sources::for_findings(&root(), &found(&with_outside), |id| {
         files.get(id.0 as usize).copied()
     });
     let logs = [
         sarif_log(&findings(), &root()),
-        serde_json::from_str(&sarif::render(&with_outside, &sources, &summary(), &root()))
-            .expect("json"),
+        serde_json::from_str(&sarif::render(
+            &found(&with_outside),
+            &sources,
+            &summary(),
+            &root(),
+        ))
+        .expect("json"),
         sarif_log(&findings(), Path::new("relative/root")),
         sarif_log(&[], &root()),
     ];
@@ -360,7 +495,7 @@ fn sarif_content() {
 #[test]
 fn github_annotations() {
     let diags = findings();
-    let out = github::render(&diags, &sources(&diags));
+    let out = github::render(&found(&diags), &sources(&diags));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert!(
@@ -380,7 +515,7 @@ fn github_annotations() {
     assert!(lines[2].starts_with("::notice file=src/My Lib/B.cs,"));
     let mut unknown = findings().remove(2);
     unknown.primary.span.file = FileId(5);
-    let out = github::render(std::slice::from_ref(&unknown), &Sources::new());
+    let out = github::render(&found(std::slice::from_ref(&unknown)), &Sources::new());
     assert_eq!(
         out,
         "::notice title=RLC9001 syntax-error::syntax error: expected `;`\n"
@@ -393,14 +528,19 @@ fn final_severities_reach_every_format() {
     d.severity = Severity::Error;
     let diags = vec![d];
     let s = sources(&diags);
-    assert!(github::render(&diags, &s).starts_with("::error "));
+    assert!(github::render(&found(&diags), &s).starts_with("::error "));
     assert_eq!(
         sarif_log(&diags, &root())["runs"][0]["results"][0]["level"],
         "error"
     );
     let doc: Value =
-        serde_json::from_str(&json::render(&diags, &s, &Summary::default())).expect("json");
+        serde_json::from_str(&json::render(&found(&diags), &s, &Summary::default())).expect("json");
     assert_eq!(doc["findings"][0]["severity"], "error");
-    let out = human::render(&diags, &s, &Summary::default(), HumanOptions::default());
+    let out = human::render(
+        &found(&diags),
+        &s,
+        &Summary::default(),
+        HumanOptions::default(),
+    );
     assert!(out.starts_with("error[RLC0002]"), "{out}");
 }

@@ -10,7 +10,7 @@
 //! then the rules (`crate::rules`) turn the outcome into findings.
 
 use crate::consistency::{self, Inputs};
-use crate::facts::{ProgramFacts, Summaries};
+use crate::facts::{ProgramFacts, Summaries, Twins};
 use crate::ir::{Bodies, BodyId};
 use crate::options::CheckOptions;
 use crate::program::Program;
@@ -29,12 +29,23 @@ pub struct Checker<'p> {
 
 impl<'p> Checker<'p> {
     pub fn new(program: &'p Program, bodies: &'p Bodies, options: &CheckOptions) -> Checker<'p> {
+        Checker::with_twins(program, bodies, options, &Twins::default())
+    }
+
+    /// [`Checker::new`] for a program whose `twins` stand for declarations
+    /// analysed elsewhere: they get those declarations' summaries.
+    pub fn with_twins(
+        program: &'p Program,
+        bodies: &'p Bodies,
+        options: &CheckOptions,
+        twins: &Twins,
+    ) -> Checker<'p> {
         let invalid = bodies
             .iter()
             .map(|b| b.validate(program, bodies.len()).err())
             .collect();
         let facts = ProgramFacts::new(program, bodies);
-        let summaries = summarize::program(&facts, options.exception_model);
+        let summaries = summarize::program_with_twins(&facts, options.exception_model, twins);
         Checker {
             facts,
             options: options.clone(),

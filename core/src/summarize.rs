@@ -21,7 +21,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfg;
 use crate::consistency::{Verdict, verify};
-use crate::facts::{BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries};
+use crate::facts::{
+    BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins,
+};
 use crate::ir::{Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
 use crate::program::{FieldId, MethodDef, MethodId, MustCall};
@@ -29,15 +31,66 @@ use crate::resource_alias::Alias;
 
 /// The program-wide summaries.
 pub fn program(pf: &ProgramFacts<'_>, exceptions: ExceptionModel) -> Summaries {
+    program_with_twins(pf, exceptions, &Twins::default())
+}
+
+/// [`program`], with the summaries of analysed declarations given to their
+/// `twins` too (before the factories are found, so that a factory calling a
+/// twin constructor is one).
+pub fn program_with_twins(
+    pf: &ProgramFacts<'_>,
+    exceptions: ExceptionModel,
+    twins: &Twins,
+) -> Summaries {
+    let mut owning_collections = owning_collection_fields(pf, exceptions);
+    let twin_collections: Vec<FieldId> = twins
+        .fields
+        .iter()
+        .filter(|(from, ..)| owning_collections.contains(from))
+        .map(|&(_, to, _)| to)
+        .collect();
+    owning_collections.extend(twin_collections);
     Summaries {
-        owning_collections: owning_collection_fields(pf, exceptions),
-        stored_args: stored_args(pf),
+        owning_collections,
+        stored_args: stored_args(pf, twins),
+    }
+}
+
+/// Gives each twin method the stored arguments of the method it stands for
+/// (those it does not have yet).
+fn copy_to_twins(out: &mut FxHashMap<(MethodId, u32), StoredAs>, twins: &Twins) {
+    if twins.methods.is_empty() {
+        return;
+    }
+    let field_twin: FxHashMap<(FieldId, u32), FieldId> = twins
+        .fields
+        .iter()
+        .map(|&(from, to, group)| ((from, group), to))
+        .collect();
+    let mut by_method: FxHashMap<MethodId, Vec<(u32, StoredAs)>> = FxHashMap::default();
+    for ((m, p), s) in out.iter() {
+        by_method.entry(*m).or_default().push((*p, s.clone()));
+    }
+    for &(from, to, group) in &twins.methods {
+        let Some(stored) = by_method.get(&from) else {
+            continue;
+        };
+        for (p, s) in stored {
+            let s = match s {
+                StoredAs::Field(f) => match field_twin.get(&(*f, group)) {
+                    Some(t) => StoredAs::Field(*t),
+                    None => continue,
+                },
+                StoredAs::Member(name) => StoredAs::Member(name.clone()),
+            };
+            out.entry((to, *p)).or_insert(s);
+        }
     }
 }
 
 /// Which arguments each method's result keeps as a member (see
 /// [`Summaries::stored_args`]).
-fn stored_args(pf: &ProgramFacts<'_>) -> FxHashMap<(MethodId, u32), StoredAs> {
+fn stored_args(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashMap<(MethodId, u32), StoredAs> {
     let program = pf.program;
     let mut out = FxHashMap::default();
     for (i, m) in program.methods.iter().enumerate() {
@@ -84,6 +137,7 @@ fn stored_args(pf: &ProgramFacts<'_>) -> FxHashMap<(MethodId, u32), StoredAs> {
             }
         }
     }
+    copy_to_twins(&mut out, twins);
     // Factories: every return is a container call whose kept arguments are
     // the factory's parameters. A few rounds reach factories of factories.
     for _ in 0..3 {
@@ -115,6 +169,7 @@ fn stored_args(pf: &ProgramFacts<'_>) -> FxHashMap<(MethodId, u32), StoredAs> {
             break;
         }
         out.extend(found);
+        copy_to_twins(&mut out, twins);
     }
     out
 }

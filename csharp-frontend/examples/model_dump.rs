@@ -1,10 +1,6 @@
 fn main() {
     let path = std::path::PathBuf::from(std::env::args().nth(1).expect("path"));
-    let spec = rlc_csharp::load::ProjectSpec {
-        name: "x".into(),
-        sources: vec![path],
-        ..Default::default()
-    };
+    let spec = rlc_csharp::load::ProjectSpec::single("x", vec![path], Vec::new());
     let loaded = rlc_csharp::load::load(&[spec], &rlc_csharp::load::embedded_library());
     let last = rlc_core::FileId(loaded.index.files.len() as u32 - 1);
     print!(

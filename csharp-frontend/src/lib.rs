@@ -2,6 +2,8 @@
 //!
 //! One module per job, in pipeline order:
 //! - [`project`]: from a path to projects and their source files (MSBuild semantics);
+//! - [`frameworks`]: which variants of the files to parse and analyse when
+//!   projects have several target frameworks;
 //! - [`parse`]: from a file's bytes to [`hir::FileSyntax`] (preprocessor, tree-sitter, repairs);
 //! - [`index`]: the symbol table of a project and the projects it references,
 //!   plus the library model, as a [`rlc_core::program::Program`];
@@ -14,6 +16,7 @@
 
 pub mod annotate;
 pub mod fix;
+pub mod frameworks;
 pub mod hir;
 pub mod index;
 pub mod load;

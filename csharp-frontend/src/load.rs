@@ -1,6 +1,8 @@
-//! Putting the front end together: read and parse every source file once, in
-//! parallel, add the library model, build the index, and lower every body.
-//! Problems with one file or one type are reported and the rest goes on.
+//! Putting the front end together: read every source file once and parse
+//! each of its variants (sets of active `#if` regions) once, in parallel, add
+//! the library model, build the index of every compilation
+//! ([`crate::frameworks`]), and lower the bodies to analyse. Problems with
+//! one file or one type are reported and the rest goes on.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -11,8 +13,9 @@ use rayon::prelude::*;
 use rlc_core::program::TypeId;
 use rlc_core::rules::RuleId;
 use rlc_core::{FileId, Span, ir};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::frameworks::{self, BuildStats, Compilation, Parsed, Text, Unit};
 use crate::hir::{FileSyntax, TextRange};
 use crate::index::{
     FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
@@ -21,15 +24,38 @@ use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
 use crate::source::{SourceFile, decode};
 
-/// A project as the loader needs it.
+/// A project as the loader needs it: one build per target framework (one
+/// build when it names none or one).
 #[derive(Clone, Debug, Default)]
 pub struct ProjectSpec {
     pub name: String,
+    pub builds: Vec<BuildSpec>,
+}
+
+/// One build of a project: what one target framework compiles.
+#[derive(Clone, Debug, Default)]
+pub struct BuildSpec {
+    /// For reports; None when the project names no target framework.
+    pub framework: Option<String>,
     pub sources: Vec<PathBuf>,
     pub defines: Vec<String>,
-    /// Direct references, as indices into the project list.
-    pub references: Vec<u32>,
+    /// The builds it compiles against, as (project, build) indices.
+    pub references: Vec<(u32, u32)>,
     pub global_usings: Vec<GlobalUsingSpec>,
+}
+
+impl ProjectSpec {
+    /// A project with one build and no framework.
+    pub fn single(name: &str, sources: Vec<PathBuf>, defines: Vec<String>) -> ProjectSpec {
+        ProjectSpec {
+            name: name.to_owned(),
+            builds: vec![BuildSpec {
+                sources,
+                defines,
+                ..BuildSpec::default()
+            }],
+        }
+    }
 }
 
 /// A library model text: embedded (`<library>/system.toml`) or the user's config.
@@ -65,10 +91,56 @@ pub struct Loaded {
     pub library_facts: rustc_hash::FxHashMap<String, LibraryTypeFacts>,
     pub notes: Vec<LoadNote>,
     pub timings: Timings,
-    /// Bytes of C# read (sources only, not the model).
+    /// Source files, counting a file once per project that compiles it.
+    pub files: u64,
+    /// Their bytes of C# (sources only, not the model).
     pub bytes: u64,
     pub lines: u64,
+    /// Their lines outside the `#if` regions inactive in every build.
+    pub lines_active: u64,
     pub syntax_error_files: u64,
+    /// Distinct files with one set of active regions, each parsed once.
+    pub variants: u64,
+    /// The projects of the index: `Origin::Project(i)` is `compilations[i]`.
+    pub compilations: Vec<Compilation>,
+    /// The unit of each file of the index; None for the library model.
+    pub file_units: Vec<Option<u32>>,
+    pub units: Vec<Unit>,
+    /// Compilations in the order of inference: the projects' first
+    /// compilations, then the others.
+    pub stages: Vec<Vec<u32>>,
+    /// Per project, per build.
+    pub builds: Vec<Vec<BuildStats>>,
+    /// The index's projects (the compilations) as built, kept for [`reload`].
+    pub compilation_inputs: Vec<ProjectInput>,
+    /// The symbols each file of the index was parsed with; None for the
+    /// library model. Kept for [`reload`].
+    pub parse_options: Vec<Option<Arc<ParseOptions>>>,
+}
+
+impl Loaded {
+    /// Whether a file is analysed in its compilation: a project source whose
+    /// active code no earlier compilation of its project analysed.
+    pub fn is_analysed(&self, file: FileId) -> bool {
+        self.unit_of(file).is_some_and(|u| {
+            let origin = self.index.files.get(file.0 as usize).map(|f| f.origin);
+            origin == Some(Origin::Project(u.analysed_in))
+        })
+    }
+
+    /// The unit of a project file.
+    pub fn unit_of(&self, file: FileId) -> Option<&Unit> {
+        let unit = (*self.file_units.get(file.0 as usize)?)?;
+        self.units.get(unit as usize)
+    }
+
+    /// The loaded project (index into the [`ProjectSpec`]s) a file of the index belongs to.
+    pub fn project_of(&self, file: FileId) -> Option<u32> {
+        match self.index.files.get(file.0 as usize)?.origin {
+            Origin::Project(c) => self.compilations.get(c as usize).map(|c| c.project),
+            Origin::Library => None,
+        }
+    }
 }
 
 /// The embedded library model as [`LibraryText`]s.
@@ -81,12 +153,6 @@ pub fn embedded_library() -> Vec<LibraryText> {
             path: None,
         })
         .collect()
-}
-
-fn parse_options(defines: &[String]) -> ParseOptions {
-    ParseOptions {
-        defines: defines.iter().cloned().collect::<FxHashSet<_>>(),
-    }
 }
 
 /// Reads, parses and indexes the projects and the library model.
@@ -126,84 +192,187 @@ pub fn load_observed(
         facts.extend(g.facts());
         files.push(FileEntry {
             source: SourceFile::new(id, PathBuf::from(&g.name), g.csharp.text.as_str()),
-            syntax,
+            syntax: Arc::new(syntax),
             origin: Origin::Library,
         });
     }
-    // Sources: every (project, file) once, in parallel.
-    let jobs: Vec<(u32, &PathBuf, &[String])> = projects
-        .iter()
-        .enumerate()
-        .flat_map(|(p, spec)| {
-            spec.sources
-                .iter()
-                .map(move |s| (p as u32, s, spec.defines.as_slice()))
-        })
-        .collect();
-    let base = files.len() as u32;
-    let parsed: Vec<Result<(SourceFile, FileSyntax, u32), LoadNote>> = jobs
+    // Sources: every file read once, every variant parsed once, in parallel.
+    let plan = frameworks::plan(projects, read_text);
+    for (path, text) in plan.paths.iter().zip(&plan.texts) {
+        if let Err(message) = text {
+            notes.push(unreadable(path, message.clone()));
+        }
+    }
+    let mut used = vec![false; plan.variants.len()];
+    for f in &plan.files {
+        used[f.variant as usize] = true;
+    }
+    // Progress counts files: a file when its first variant is parsed, or
+    // when it cannot be read.
+    let mut counts_file = vec![false; plan.variants.len()];
+    let mut has_variant = vec![false; plan.paths.len()];
+    for (i, v) in plan.variants.iter().enumerate() {
+        if used[i] && !has_variant[v.path as usize] {
+            has_variant[v.path as usize] = true;
+            counts_file[i] = true;
+        }
+    }
+    for _ in has_variant.iter().filter(|h| !**h) {
+        on_file();
+    }
+    let parsed: Vec<Parsed> = plan
+        .variants
         .par_iter()
-        .enumerate()
-        .map(|(i, (p, path, defines))| {
-            let id = FileId(base + i as u32);
-            let parsed = read_and_parse(id, path, defines).map(|(s, f)| (s, f, *p));
-            on_file();
+        .zip(used.par_iter().zip(&counts_file))
+        .map(|(v, (used, counts))| {
+            let parsed = match (&plan.texts[v.path as usize], used) {
+                (Ok(text), true) => parse_text(text, &v.options),
+                _ => Err(String::new()),
+            };
+            if *counts {
+                on_file();
+            }
             parsed
         })
         .collect();
-    let mut bytes = 0u64;
-    let mut lines = 0u64;
-    let mut syntax_error_files = 0u64;
-    for r in parsed {
-        match r {
-            Ok((source, syntax, project)) => {
-                // Ids must be dense: renumber in order.
-                let id = FileId(files.len() as u32);
-                bytes += source.text.len() as u64;
-                lines += source.lines.line_count() as u64;
-                if !syntax.syntax_errors.is_empty() {
-                    syntax_error_files += 1;
-                    if let Some(first) = syntax.syntax_errors.first() {
-                        notes.push(LoadNote {
-                            rule: RuleId::SyntaxError,
-                            path: source.path.clone(),
-                            file: Some(id),
-                            range: Some(first.range),
-                            message: if syntax.syntax_errors.len() > 1 {
-                                format!(
-                                    "{} (and {} more syntax errors in this file); the methods containing them are not analysed",
-                                    first.message,
-                                    syntax.syntax_errors.len() - 1
-                                )
-                            } else {
-                                format!("{}; the method containing it is not analysed", first.message)
-                            },
-                        });
-                    }
-                }
-                notes.extend(syntax.limits.iter().map(|l| LoadNote {
-                    rule: RuleId::MethodSkipped,
-                    path: source.path.clone(),
-                    file: Some(id),
-                    range: Some(l.range),
-                    message: l.message.clone(),
-                }));
-                let mut source = source;
-                source.id = id;
-                files.push(FileEntry {
-                    source,
-                    syntax,
-                    origin: Origin::Project(project),
-                });
-            }
-            Err(note) => notes.push(note),
+    for (v, result) in plan.variants.iter().zip(&parsed) {
+        if let Err(message) = result
+            && !message.is_empty()
+        {
+            notes.push(unreadable(&plan.paths[v.path as usize], message.clone()));
         }
     }
+    let needed = frameworks::needed(&plan, &parsed);
+    let mut file_units: Vec<Option<u32>> = vec![None; files.len()];
+    let mut parse_options: Vec<Option<Arc<ParseOptions>>> = vec![None; files.len()];
+    let mut counted: FxHashSet<(u32, u32)> = FxHashSet::default();
+    let mut with_errors: FxHashSet<(u32, u32)> = FxHashSet::default();
+    let mut analysed_variants: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
+    let (mut bytes, mut lines) = (0u64, 0u64);
+    // One template per path: entries of several compilations clone it.
+    let mut templates: FxHashMap<u32, SourceFile> = FxHashMap::default();
+    for (planned, _) in plan.files.iter().zip(&needed).filter(|(_, n)| **n) {
+        let (Ok(text), Ok(syntax)) = (
+            &plan.texts[planned.path as usize],
+            &parsed[planned.variant as usize],
+        ) else {
+            continue;
+        };
+        let id = FileId(files.len() as u32);
+        let path = &plan.paths[planned.path as usize];
+        let mut source = templates
+            .entry(planned.path)
+            .or_insert_with(|| SourceFile::new(id, path.clone(), text.clone()))
+            .clone();
+        source.id = id;
+        let project = plan.compilations[planned.compilation as usize].project;
+        if counted.insert((project, planned.path)) {
+            bytes += text.len() as u64;
+            lines += source.lines.line_count() as u64;
+        }
+        let unit = &plan.units[planned.unit as usize];
+        if unit.analysed_in == planned.compilation {
+            analysed_variants
+                .entry((project, planned.path))
+                .or_default()
+                .push(planned.variant);
+            if let Some(note) = syntax_note(&source, syntax) {
+                with_errors.insert((project, planned.path));
+                notes.push(note);
+            }
+            notes.extend(syntax.limits.iter().map(|l| LoadNote {
+                rule: RuleId::MethodSkipped,
+                path: source.path.clone(),
+                file: Some(id),
+                range: Some(l.range),
+                message: l.message.clone(),
+            }));
+        }
+        file_units.push(Some(planned.unit));
+        parse_options.push(Some(
+            plan.variants[planned.variant as usize].options.clone(),
+        ));
+        files.push(FileEntry {
+            source,
+            syntax: syntax.clone(),
+            origin: Origin::Project(planned.compilation),
+        });
+    }
+    let inactive = |variant: u32| -> u64 {
+        parsed[variant as usize]
+            .as_ref()
+            .map_or(0, |s| u64::from(s.inactive_lines))
+    };
+    let lines_active = analysed_variants
+        .iter()
+        .map(|(&(_, path), variants)| {
+            let Some(template) = templates.get(&path) else {
+                return 0;
+            };
+            let all = template.lines.line_count() as u64;
+            let regions: Option<Vec<&[(u32, u32)]>> = variants
+                .iter()
+                .map(|&v| plan.variants[v as usize].inactive.as_deref())
+                .collect();
+            match (variants.as_slice(), regions) {
+                ([single], _) => all.saturating_sub(inactive(*single)),
+                (_, Some(regions)) => {
+                    all.saturating_sub(frameworks::inactive_in_all(&template.text, &regions))
+                }
+                (_, None) => all,
+            }
+        })
+        .sum();
+    let builds: Vec<Vec<BuildStats>> = plan
+        .builds
+        .iter()
+        .map(|builds| {
+            builds
+                .iter()
+                .map(|b| {
+                    let readable: Vec<u32> = b
+                        .variants
+                        .iter()
+                        .copied()
+                        .filter(|&v| parsed[v as usize].is_ok())
+                        .collect();
+                    BuildStats {
+                        compilation: b.compilation,
+                        files: readable.len() as u64,
+                        lines_active: readable
+                            .iter()
+                            .map(|&v| {
+                                let path = plan.variants[v as usize].path;
+                                let all = templates
+                                    .get(&path)
+                                    .map_or(0, |t| t.lines.line_count() as u64);
+                                all.saturating_sub(inactive(v))
+                            })
+                            .sum(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let variants = used
+        .iter()
+        .zip(&parsed)
+        .filter(|(u, p)| **u && p.is_ok())
+        .count() as u64;
     let read_parse = start.elapsed();
     let start = Instant::now();
+    let inputs: Vec<ProjectInput> = plan
+        .references
+        .iter()
+        .zip(&plan.usings)
+        .map(|(references, usings)| ProjectInput {
+            references: references.clone(),
+            global_usings: usings.clone(),
+        })
+        .collect();
     let input = IndexInput {
         files,
-        projects: project_inputs(projects),
+        projects: inputs.clone(),
         library_facts: facts.clone(),
     };
     let index = crate::index::build(input);
@@ -217,103 +386,150 @@ pub fn load_observed(
             index: index_time,
             lower: Duration::ZERO,
         },
+        files: counted.len() as u64,
         bytes,
         lines,
-        syntax_error_files,
+        lines_active,
+        syntax_error_files: with_errors.len() as u64,
+        variants,
+        compilations: plan.compilations,
+        file_units,
+        units: plan.units,
+        stages: plan.stages,
+        builds,
+        compilation_inputs: inputs,
+        parse_options,
     }
-}
-
-fn project_inputs(projects: &[ProjectSpec]) -> Vec<ProjectInput> {
-    projects
-        .iter()
-        .map(|p| ProjectInput {
-            references: p.references.clone(),
-            global_usings: p.global_usings.clone(),
-        })
-        .collect()
 }
 
 /// Loads `previous` again with some sources' texts replaced (`fix` checks its
 /// edits this way): the files in `changed` (by path) are parsed from the given
-/// text, every other file keeps its parse, and the index is built anew.
-pub fn reload(
-    previous: Loaded,
-    projects: &[ProjectSpec],
-    changed: &rustc_hash::FxHashMap<PathBuf, String>,
-) -> Loaded {
+/// text with the symbols of each compilation that has them, every other file
+/// keeps its parse, and the index of every compilation is built anew. The
+/// plan (compilations, units, which compilation analyses which file) stays
+/// as it was: edits are taken not to change a file's `#if` structure.
+pub fn reload(previous: Loaded, changed: &FxHashMap<PathBuf, String>) -> Loaded {
     let start = Instant::now();
-    let Loaded {
-        index,
-        library_facts,
-        mut notes,
-        ..
-    } = previous;
-    let mut files = index.files;
-    let defines = |origin: Origin| match origin {
-        Origin::Project(p) => projects
-            .get(p as usize)
-            .map(|p| p.defines.as_slice())
-            .unwrap_or_default(),
-        Origin::Library => &[],
-    };
-    let reparsed: Vec<(usize, SourceFile, FileSyntax)> = files
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            let text = changed.get(&f.source.path)?;
-            let opts = parse_options(defines(f.origin));
-            let syntax = catch_unwind(AssertUnwindSafe(|| parse_file(text, &opts))).ok()?;
-            let source = SourceFile::new(f.source.id, f.source.path.clone(), text.as_str());
-            Some((i, source, syntax))
-        })
-        .collect();
-    for (i, source, syntax) in reparsed {
-        notes.retain(|n| !(n.rule == RuleId::SyntaxError && n.path == source.path));
-        if let Some(first) = syntax.syntax_errors.first() {
-            notes.push(LoadNote {
-                rule: RuleId::SyntaxError,
-                path: source.path.clone(),
-                file: Some(source.id),
-                range: Some(first.range),
-                message: format!(
-                    "{}; the method containing it is not analysed",
-                    first.message
-                ),
-            });
+    let mut loaded = previous;
+    let mut files = std::mem::take(&mut loaded.index.files);
+    // Each changed file parsed once per set of symbols it is compiled with.
+    let mut jobs: Vec<(&PathBuf, Arc<ParseOptions>)> = Vec::new();
+    for (f, options) in files.iter().zip(&loaded.parse_options) {
+        if let (Some((path, _)), Some(options)) = (changed.get_key_value(&f.source.path), options)
+            && !jobs
+                .iter()
+                .any(|(p, o)| *p == path && Arc::ptr_eq(o, options))
+        {
+            jobs.push((path, options.clone()));
         }
-        files[i].source = source;
-        files[i].syntax = syntax;
     }
-    let project_files = files
+    let reparsed: Vec<Parsed> = jobs
+        .par_iter()
+        .map(|(path, options)| parse_text(&changed[*path], options))
+        .collect();
+    let texts: FxHashMap<&PathBuf, Arc<str>> = changed
         .iter()
-        .filter(|f| matches!(f.origin, Origin::Project(_)));
-    let (bytes, lines, syntax_error_files) = project_files.fold((0u64, 0u64, 0u64), |acc, f| {
-        (
-            acc.0 + f.source.text.len() as u64,
-            acc.1 + f.source.lines.line_count() as u64,
-            acc.2 + u64::from(!f.syntax.syntax_errors.is_empty()),
-        )
-    });
+        .map(|(p, t)| (p, Arc::from(t.as_str())))
+        .collect();
+    loaded
+        .notes
+        .retain(|n| !(n.rule == RuleId::SyntaxError && changed.contains_key(&n.path)));
+    for (i, f) in files.iter_mut().enumerate() {
+        let Some(text) = texts.get(&f.source.path) else {
+            continue;
+        };
+        let Some(options) = loaded.parse_options.get(i).and_then(Option::as_ref) else {
+            continue;
+        };
+        let Some(Ok(syntax)) = jobs
+            .iter()
+            .position(|(p, o)| **p == f.source.path && Arc::ptr_eq(o, options))
+            .map(|j| &reparsed[j])
+        else {
+            // A parser bug: the file keeps its old parse.
+            continue;
+        };
+        f.source = SourceFile::new(f.source.id, f.source.path.clone(), text.clone());
+        f.syntax = syntax.clone();
+    }
+    // Notes and counts as `load` makes them, for the files analysed.
+    let mut counted: FxHashSet<(u32, &Path)> = FxHashSet::default();
+    let mut with_errors: FxHashSet<(u32, &Path)> = FxHashSet::default();
+    let (mut bytes, mut lines) = (0u64, 0u64);
+    for (i, f) in files.iter().enumerate() {
+        let Origin::Project(c) = f.origin else {
+            continue;
+        };
+        let project = loaded.compilations.get(c as usize).map_or(c, |c| c.project);
+        if counted.insert((project, f.source.path.as_path())) {
+            bytes += f.source.text.len() as u64;
+            lines += f.source.lines.line_count() as u64;
+        }
+        let analysed = loaded
+            .file_units
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(|u| loaded.units.get(u as usize))
+            .is_some_and(|u| u.analysed_in == c);
+        if analysed && !f.syntax.syntax_errors.is_empty() {
+            with_errors.insert((project, f.source.path.as_path()));
+            if texts.contains_key(&f.source.path)
+                && let Some(note) = syntax_note(&f.source, &f.syntax)
+            {
+                loaded.notes.push(note);
+            }
+        }
+    }
+    loaded.bytes = bytes;
+    loaded.lines = lines;
+    loaded.syntax_error_files = with_errors.len() as u64;
     let read_parse = start.elapsed();
     let start = Instant::now();
-    let index = crate::index::build(IndexInput {
+    loaded.index = crate::index::build(IndexInput {
         files,
-        projects: project_inputs(projects),
-        library_facts: library_facts.clone(),
+        projects: loaded.compilation_inputs.clone(),
+        library_facts: loaded.library_facts.clone(),
     });
-    Loaded {
-        index,
-        library_facts,
-        notes,
-        timings: Timings {
-            read_parse,
-            index: start.elapsed(),
-            lower: Duration::ZERO,
-        },
-        bytes,
-        lines,
-        syntax_error_files,
+    loaded.timings = Timings {
+        read_parse,
+        index: start.elapsed(),
+        lower: Duration::ZERO,
+    };
+    loaded
+}
+
+fn unreadable(path: &Path, message: String) -> LoadNote {
+    LoadNote {
+        rule: RuleId::UnreadableSource,
+        path: path.to_path_buf(),
+        file: None,
+        range: None,
+        message,
     }
+}
+
+/// The note for a file's syntax errors, if it has any.
+fn syntax_note(source: &SourceFile, syntax: &FileSyntax) -> Option<LoadNote> {
+    let first = syntax.syntax_errors.first()?;
+    Some(LoadNote {
+        rule: RuleId::SyntaxError,
+        path: source.path.clone(),
+        file: Some(source.id),
+        range: Some(first.range),
+        message: if syntax.syntax_errors.len() > 1 {
+            format!(
+                "{} (and {} more syntax errors in this file); the methods containing them are not analysed",
+                first.message,
+                syntax.syntax_errors.len() - 1
+            )
+        } else {
+            format!(
+                "{}; the method containing it is not analysed",
+                first.message
+            )
+        },
+    })
 }
 
 /// A model file as C# with the type facts that are not C# syntax; problems as notes.
@@ -383,31 +599,24 @@ impl GeneratedLibrary {
     }
 }
 
-fn read_and_parse(
-    id: FileId,
-    path: &Path,
-    defines: &[String],
-) -> Result<(SourceFile, FileSyntax), LoadNote> {
-    let note = |message: String| LoadNote {
-        rule: RuleId::UnreadableSource,
-        path: path.to_path_buf(),
-        file: None,
-        range: None,
-        message,
-    };
+/// A source file's text, or why it cannot be read.
+fn read_text(path: &Path) -> Text {
     let bytes = crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN)
-        .map_err(|e| note(format!("cannot read the file: {e}")))?;
-    let text = decode(&bytes).map_err(|e| note(format!("skipped: {e}")))?;
-    let opts = parse_options(defines);
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    let text = decode(&bytes).map_err(|e| format!("skipped: {e}"))?;
+    Ok(text.into())
+}
+
+fn parse_text(text: &str, options: &ParseOptions) -> Parsed {
     // A parser bug must not stop the run.
-    let syntax = catch_unwind(AssertUnwindSafe(|| parse_file(&text, &opts))).map_err(|p| {
-        note(format!(
-            "internal error while parsing ({}); the file is skipped",
-            panic_message(&p)
-        ))
-    })?;
-    let text: Arc<str> = text.into();
-    Ok((SourceFile::new(id, path.to_path_buf(), text), syntax))
+    catch_unwind(AssertUnwindSafe(|| parse_file(text, options)))
+        .map(Arc::new)
+        .map_err(|p| {
+            format!(
+                "internal error while parsing ({}); the file is skipped",
+                panic_message(&p)
+            )
+        })
 }
 
 pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
@@ -418,11 +627,21 @@ pub fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Every lowered body of the analysed source, with resolution statistics.
+#[derive(Default)]
 pub struct Lowered {
     pub bodies: ir::Bodies,
     pub stats: ResolveStats,
     /// Bodies whose lowering failed: an internal error, reported and skipped.
     pub internal_errors: Vec<InternalError>,
+}
+
+impl Lowered {
+    /// Adds the bodies (and the rest) of another lowering after these.
+    pub fn append(&mut self, other: Lowered) {
+        self.bodies.append(other.bodies);
+        self.stats.merge(&other.stats);
+        self.internal_errors.extend(other.internal_errors);
+    }
 }
 
 /// A bug of ours met while handling one declaration.
@@ -437,17 +656,24 @@ pub struct InternalError {
 
 /// Resolves and lowers every body of every source type (and top-level statements),
 /// in parallel. Bodies come out in a deterministic order.
+/// Also derives what the bodies state about ownership that the declarations
+/// do not (the program's own `leaveOpen` wrappers), into `index.program`.
 pub fn lower_all(index: &mut Index) -> Lowered {
-    let out = lower_bodies(index);
-    // What the bodies state about ownership that the declarations do not.
+    let out = lower_where(index, |_| true);
     rlc_core::ownership::derive_ownership_flags(&mut index.program, &out.bodies);
     out
 }
 
-fn lower_bodies(index: &Index) -> Lowered {
+/// The lowering of [`lower_all`] (without the derivation) for the source
+/// types with a part in a file `wanted` accepts, and the top-level
+/// statements of those files.
+pub fn lower_where(index: &Index, wanted: impl Fn(FileId) -> bool + Sync) -> Lowered {
     let types: Vec<TypeId> = (0..index.types.len() as u32)
         .map(TypeId)
-        .filter(|t| index.ty(*t).origin != Origin::Library)
+        .filter(|t| {
+            let data = index.ty(*t);
+            data.origin != Origin::Library && data.parts.iter().any(|p| wanted(p.file))
+        })
         .collect();
     let results: Vec<(TypeId, Result<crate::lower::LoweredType, String>)> = types
         .par_iter()
@@ -460,7 +686,7 @@ fn lower_bodies(index: &Index) -> Lowered {
     let top: Vec<(FileId, Result<crate::lower::LoweredType, String>)> = (0..index.files.len()
         as u32)
         .into_par_iter()
-        .filter(|f| index.files[*f as usize].syntax.top_level.is_some())
+        .filter(|f| index.files[*f as usize].syntax.top_level.is_some() && wanted(FileId(*f)))
         .map(|f| {
             let r = catch_unwind(AssertUnwindSafe(|| {
                 crate::lower::lower_top_level(index, FileId(f))
@@ -504,34 +730,39 @@ fn lower_bodies(index: &Index) -> Lowered {
     out
 }
 
-/// The loader's view of discovered projects. Each project is parsed with the
-/// symbols of its first target framework, so `#if` branches are chosen consistently.
+/// The loader's view of discovered projects: each with its builds, one per
+/// target framework.
 pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
+    let usings = |usings: &[crate::project::GlobalUsing]| -> Vec<GlobalUsingSpec> {
+        usings
+            .iter()
+            .map(|g| match g {
+                crate::project::GlobalUsing::Namespace(n) => GlobalUsingSpec::Namespace(n.clone()),
+                crate::project::GlobalUsing::Static(t) => GlobalUsingSpec::Static(t.clone()),
+                crate::project::GlobalUsing::Alias { alias, target } => GlobalUsingSpec::Alias {
+                    alias: alias.clone(),
+                    target: target.clone(),
+                },
+            })
+            .collect()
+    };
     ws.projects
         .iter()
         .map(|p| ProjectSpec {
             name: p.name.clone(),
-            sources: p.sources.clone(),
-            defines: p
-                .frameworks
-                .first()
-                .map(|f| f.defines.clone())
-                .unwrap_or_else(|| p.defines.clone()),
-            references: p.references.iter().map(|&r| r as u32).collect(),
-            global_usings: p
-                .global_usings
+            builds: p
+                .builds
                 .iter()
-                .map(|g| match g {
-                    crate::project::GlobalUsing::Namespace(n) => {
-                        GlobalUsingSpec::Namespace(n.clone())
-                    }
-                    crate::project::GlobalUsing::Static(t) => GlobalUsingSpec::Static(t.clone()),
-                    crate::project::GlobalUsing::Alias { alias, target } => {
-                        GlobalUsingSpec::Alias {
-                            alias: alias.clone(),
-                            target: target.clone(),
-                        }
-                    }
+                .map(|b| BuildSpec {
+                    framework: b.target_framework.clone(),
+                    sources: b.sources.clone(),
+                    defines: b.defines.clone(),
+                    references: b
+                        .references
+                        .iter()
+                        .map(|r| (r.project as u32, r.build as u32))
+                        .collect(),
+                    global_usings: usings(&b.global_usings),
                 })
                 .collect(),
         })

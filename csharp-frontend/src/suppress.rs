@@ -176,18 +176,29 @@ pub struct Options<'a> {
     pub foreign: bool,
 }
 
-/// Which suppression removed a finding.
+/// Which suppression in the sources removed a finding.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum By {
+pub enum By {
+    /// One written for rlc-sharp's rules.
     Own(Mechanism),
+    /// One written for another analyzer of the same bug.
     Tool(Tool),
 }
 
+/// How a suppression is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Mechanism {
+pub enum Mechanism {
     Pragma,
     Attribute,
     Global,
+}
+
+/// What removed a finding: a level `off` (or `none`/`silent`), or a
+/// suppression in the sources.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Suppression {
+    Level(LevelOrigin),
+    Source(By),
 }
 
 /// The findings left after suppression, with their final severity.
@@ -195,6 +206,17 @@ enum Mechanism {
 pub struct Suppressed {
     pub kept: Vec<Diagnostic>,
     pub counts: SuppressionCounts,
+}
+
+impl SuppressionCounts {
+    /// Counts one finding `suppression` removed.
+    pub fn add(&mut self, suppression: Suppression) {
+        match suppression {
+            Suppression::Level(LevelOrigin::Config) => self.config += 1,
+            Suppression::Level(LevelOrigin::EditorConfig) => self.editorconfig += 1,
+            Suppression::Source(by) => self.count(by),
+        }
+    }
 }
 
 /// Applies the config's levels and the suppressions written in the sources.
@@ -222,32 +244,63 @@ pub fn apply_with(
     units: &[SourceUnit<'_>],
     options: &Options<'_>,
 ) -> Suppressed {
+    let mut counts = SuppressionCounts::default();
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    for (d, suppressed) in classify_with(diagnostics, units, options) {
+        match suppressed {
+            Some(suppression) => counts.add(suppression),
+            None => kept.push(d),
+        }
+    }
+    Suppressed { kept, counts }
+}
+
+/// [`apply`] finding by finding: each with its level applied and the first
+/// mechanism that suppresses it, if one does.
+pub fn classify(
+    diagnostics: Vec<Diagnostic>,
+    units: &[SourceUnit<'_>],
+    levels: &RuleLevels,
+) -> Vec<(Diagnostic, Option<Suppression>)> {
+    let level = |d: &Diagnostic| levels.get(&d.rule).map(|l| (*l, LevelOrigin::Config));
+    classify_with(
+        diagnostics,
+        units,
+        &Options {
+            level: &level,
+            foreign: true,
+        },
+    )
+}
+
+/// [`apply_with`] finding by finding, as [`classify`].
+pub fn classify_with(
+    diagnostics: Vec<Diagnostic>,
+    units: &[SourceUnit<'_>],
+    options: &Options<'_>,
+) -> Vec<(Diagnostic, Option<Suppression>)> {
     let by_file: FxHashMap<FileId, &SourceUnit<'_>> = units.iter().map(|u| (u.file, u)).collect();
     let projects = ProjectSuppressions::collect(units, options.foreign);
     // Read where findings are, once per file.
     let mut resharper: FxHashMap<FileId, Vec<ReSharperRegion>> = FxHashMap::default();
-    let mut counts = SuppressionCounts::default();
-    let mut kept = Vec::with_capacity(diagnostics.len());
+    let mut out = Vec::with_capacity(diagnostics.len());
     for mut d in diagnostics {
         if let Some((level, origin)) = (options.level)(&d) {
             match level.severity() {
                 Some(severity) => d.severity = severity,
                 None => {
-                    match origin {
-                        LevelOrigin::Config => counts.config += 1,
-                        LevelOrigin::EditorConfig => counts.editorconfig += 1,
-                    }
+                    out.push((d, Some(Suppression::Level(origin))));
                     continue;
                 }
             }
         }
         let (Some(unit), Some(r)) = (by_file.get(&d.primary.span.file), Some(d.rule.rule())) else {
-            kept.push(d);
+            out.push((d, None));
             continue;
         };
         let offset = d.primary.span.start;
         if let Some(by) = pragma_disables(&unit.syntax.pragmas, r, offset, options.foreign) {
-            counts.count(by);
+            out.push((d, Some(Suppression::Source(by))));
             continue;
         }
         let place = Place::of(unit.syntax, offset);
@@ -264,7 +317,7 @@ pub fn apply_with(
                 })
             });
         if let Some(by) = attribute {
-            counts.count(by);
+            out.push((d, Some(Suppression::Source(by))));
             continue;
         }
         if let Some(by) = project.and_then(|p| {
@@ -273,7 +326,7 @@ pub fn apply_with(
                 .find(|g| g.rule == r.id && g.target.covers(&place))
                 .map(|g| g.by)
         }) {
-            counts.count(by);
+            out.push((d, Some(Suppression::Source(by))));
             continue;
         }
         if options.foreign
@@ -283,12 +336,12 @@ pub fn apply_with(
                 .iter()
                 .any(|region| region.covers(offset, r.id))
         {
-            counts.count(By::Tool(Tool::ReSharper));
+            out.push((d, Some(Suppression::Source(By::Tool(Tool::ReSharper)))));
             continue;
         }
-        kept.push(d);
+        out.push((d, None));
     }
-    Suppressed { kept, counts }
+    out
 }
 
 /// Whether `#pragma warning` directives before `offset` leave `rule` disabled,

@@ -86,7 +86,7 @@ fn project(dir: &Path, sdk: bool) -> Project {
         sources: Vec::new(),
         references: Vec::new(),
         defines: Vec::new(),
-        frameworks: Vec::new(),
+        builds: Vec::new(),
         lang_version: None,
         target_frameworks: Vec::new(),
         global_usings: Vec::new(),
@@ -94,6 +94,7 @@ fn project(dir: &Path, sdk: bool) -> Project {
         is_sdk_style: sdk,
         assembly_name: None,
         root_namespace: None,
+        test: None,
     }
 }
 

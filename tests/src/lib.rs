@@ -20,18 +20,16 @@ pub fn load_files(files: &[(&str, &str)]) -> (tempfile::TempDir, Loaded) {
         std::fs::write(&path, text).expect("write source");
         sources.push(path);
     }
-    let project = ProjectSpec {
-        name: "test".into(),
+    let project = ProjectSpec::single(
+        "test",
         sources,
-        defines: vec![
+        vec![
             "DEBUG".into(),
             "TRACE".into(),
             "NET".into(),
             "NET8_0_OR_GREATER".into(),
         ],
-        references: Vec::new(),
-        global_usings: Vec::new(),
-    };
+    );
     let loaded = load(&[project], &embedded_library());
     (dir, loaded)
 }

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use rlc_csharp::project::{
-    DiscoverError, GlobalUsing, NoteSeverity, Project, ProjectNote, Workspace, discover,
+    BuildRef, DiscoverError, GlobalUsing, NoteSeverity, Project, ProjectNote, TestEvidence,
+    Workspace, discover,
 };
 
 fn fixture(case: &str) -> PathBuf {
@@ -330,10 +331,37 @@ fn multi_targeting_unions_sources_and_keeps_per_framework_symbols() {
     assert_eq!(multi.references, [index("Polyfill")]);
 
     let per: Vec<(&str, &Vec<String>)> = multi
-        .frameworks
+        .builds
         .iter()
-        .map(|f| (f.target_framework.as_deref().unwrap_or(""), &f.defines))
+        .map(|b| (b.target_framework.as_deref().unwrap_or(""), &b.defines))
         .collect();
+    // Each build compiles its own items and references its own projects.
+    let build_sources: Vec<Vec<String>> = multi
+        .builds
+        .iter()
+        .map(|b| b.sources.iter().map(|s| rel(&ws.root, s)).collect())
+        .collect();
+    assert_eq!(
+        build_sources,
+        [
+            vec!["Multi/Common.cs", "Multi/Platform/Modern.cs"],
+            vec!["Multi/Common.cs"],
+            vec!["Multi/Common.cs", "Multi/Platform/Legacy.cs"],
+        ]
+    );
+    let build_refs: Vec<Vec<BuildRef>> =
+        multi.builds.iter().map(|b| b.references.clone()).collect();
+    assert_eq!(
+        build_refs,
+        [
+            vec![],
+            vec![BuildRef {
+                project: index("Polyfill"),
+                build: 0
+            }],
+            vec![]
+        ]
+    );
     assert_eq!(
         per.iter().map(|(t, _)| *t).collect::<Vec<_>>(),
         ["net8.0", "netstandard2.0", "net462"]
@@ -643,6 +671,146 @@ fn conditions_and_property_functions() {
         notes[0].contains("[System.Environment]::GetEnvironmentVariable"),
         "{}",
         notes[0]
+    );
+}
+
+/// `tests/fixtures/projects/frameworks`: a library built for netstandard2.0
+/// and net8.0 (symbols, items and project references per framework), and
+/// test projects recognised by each signal.
+#[test]
+fn builds_follow_target_framework_conditions() {
+    let ws = discover_case("frameworks");
+    let lib = project(&ws, "Lib");
+    let per_build: Vec<(Option<&str>, Vec<String>)> = lib
+        .builds
+        .iter()
+        .map(|b| {
+            (
+                b.target_framework.as_deref(),
+                b.sources.iter().map(|s| rel(&ws.root, s)).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        per_build,
+        [
+            (
+                Some("netstandard2.0"),
+                vec![
+                    "Lib/Common.cs".to_owned(),
+                    "Lib/Legacy/Polyfill.cs".to_owned(),
+                    "Lib/Owner.cs".to_owned(),
+                    "Lib/Streams.cs".to_owned(),
+                ]
+            ),
+            (
+                Some("net8.0"),
+                vec![
+                    "Lib/Common.cs".to_owned(),
+                    "Lib/Modern/Spans.cs".to_owned(),
+                    "Lib/Owner.cs".to_owned(),
+                    "Lib/Streams.cs".to_owned(),
+                ]
+            ),
+        ]
+    );
+    assert!(
+        has(&lib.builds[0].defines, "LEGACY_IO") && has(&lib.builds[0].defines, "NETSTANDARD2_0")
+    );
+    assert!(
+        !has(&lib.builds[1].defines, "LEGACY_IO")
+            && has(&lib.builds[1].defines, "NET8_0_OR_GREATER")
+    );
+    assert_eq!(sources(&ws, "Lib").len(), 5, "the union of the builds");
+
+    // A reference from each build goes to the build NuGet would pick.
+    let index = |name: &str| ws.projects.iter().position(|p| p.name == name).unwrap();
+    let tests = project(&ws, "Tests.Package");
+    let lib_build = |b: &rlc_csharp::project::Build| {
+        b.references
+            .iter()
+            .find(|r| r.project == index("Lib"))
+            .map(|r| r.build)
+    };
+    assert_eq!(tests.target_frameworks, ["net8.0", "net472"]);
+    assert_eq!(
+        lib_build(&tests.builds[0]),
+        Some(1),
+        "net8.0 uses Lib's net8.0"
+    );
+    assert_eq!(
+        lib_build(&tests.builds[1]),
+        Some(0),
+        "net472 uses netstandard2.0"
+    );
+    assert_eq!(notes(&ws), Vec::<String>::new());
+}
+
+#[test]
+fn test_projects_by_each_signal() {
+    let ws = discover_case("frameworks");
+    let test = |name: &str| project(&ws, name).test.clone();
+    assert_eq!(test("Tests.Property"), Some(TestEvidence::IsTestProject));
+    assert_eq!(
+        test("Tests.Package"),
+        Some(TestEvidence::Framework("xunit".into()))
+    );
+    assert_eq!(test("TestSupport"), Some(TestEvidence::ReferencedByTests));
+    // Only test projects reference Lib too, but it is packable: the library
+    // under test, not a test helper.
+    assert_eq!(test("Lib"), None);
+}
+
+#[test]
+fn one_framework_selected() {
+    let mut ws = discover_case("frameworks");
+    ws.select_framework("net472").expect("a compatible build");
+    let frameworks = |ws: &Workspace, name: &str| -> Vec<Option<String>> {
+        project(ws, name)
+            .builds
+            .iter()
+            .map(|b| b.target_framework.clone())
+            .collect()
+    };
+    assert_eq!(frameworks(&ws, "Lib"), [Some("netstandard2.0".to_owned())]);
+    assert_eq!(
+        frameworks(&ws, "Tests.Package"),
+        [Some("net472".to_owned())]
+    );
+    assert!(frameworks(&ws, "Tests.Property").is_empty());
+    assert!(project(&ws, "Tests.Property").sources.is_empty());
+    assert_eq!(
+        notes(&ws),
+        [
+            "Tests.Property/Tests.Property.csproj:0: `Tests.Property` has no build for `net472` or a framework compatible with it (it targets net8.0); not checked"
+        ]
+    );
+    let lib = ws.projects.iter().position(|p| p.name == "Lib").unwrap();
+    assert_eq!(
+        project(&ws, "Tests.Package").builds[0].references,
+        [
+            BuildRef {
+                project: lib,
+                build: 0
+            },
+            BuildRef {
+                project: ws
+                    .projects
+                    .iter()
+                    .position(|p| p.name == "TestSupport")
+                    .unwrap(),
+                build: 0
+            }
+        ]
+    );
+
+    let mut ws = discover_case("frameworks");
+    let err = ws
+        .select_framework("uap10.0")
+        .expect_err("nothing targets it");
+    assert_eq!(
+        err.to_string(),
+        "no project targets `uap10.0` or a framework compatible with it; the projects target netstandard2.0, net8.0, net472"
     );
 }
 

@@ -13,6 +13,7 @@ const FULL: &str = r#"usings = ["System.IO"]
 exception-model = "all"
 exclude = ["**/Generated/**", "tests"]
 infer = false
+test-code = "note"
 method-budget = 2_000_000
 
 [rules]
@@ -52,6 +53,7 @@ fn reads_every_setting() {
     let config = parse(FULL).expect("valid");
     assert_eq!(config.exception_model, Some(ExceptionModel::All));
     assert_eq!(config.infer, Some(false));
+    assert_eq!(config.test_code, Some(TestCode::Note));
     assert_eq!(config.method_budget, Some(2_000_000));
     assert!(!config.exclude.is_empty());
     let levels: Vec<(&str, Level)> = config
@@ -272,9 +274,37 @@ fn the_command_line_overrides_the_config() {
     );
     let s = Config::default().check_settings(&check_args(&[]));
     assert_eq!(
-        (s.options.exception_model, s.infer),
-        (ExceptionModel::Explicit, true)
+        (s.options.exception_model, s.infer, s.test_code),
+        (ExceptionModel::Explicit, true, TestCode::Warning)
     );
+    let config = parse("[check]\ntest-code = \"same\"\n").expect("valid");
+    assert_eq!(
+        config.check_settings(&check_args(&[])).test_code,
+        TestCode::Same
+    );
+    assert_eq!(
+        config
+            .check_settings(&check_args(&["--test-code", "off"]))
+            .test_code,
+        TestCode::Off
+    );
+}
+
+#[test]
+fn test_code_levels_are_checked() {
+    let (p, at) = problem("[check]\ntest-code = \"error\"\n");
+    assert_eq!(
+        (p.message.as_str(), at),
+        ("unknown test-code level `error`", "\"error\"")
+    );
+    assert_eq!(
+        p.help.as_deref(),
+        Some("use \"off\", \"note\", \"warning\" or \"same\"")
+    );
+    let (p, _) = problem("[check]\ntest-code = false\n");
+    assert_eq!(p.message, "`test-code` must be a string");
+    let (p, _) = problem("[check]\ntest_code = \"off\"\n");
+    assert_eq!(p.help.as_deref(), Some("did you mean `test-code`?"));
 }
 
 #[test]

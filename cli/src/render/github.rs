@@ -4,14 +4,16 @@
 //! name files relative to the working directory of the job (the checkout), not
 //! to the checked root when that is a subdirectory.
 
-use rlc_core::rules::{Diagnostic, Severity};
+use rlc_core::rules::Severity;
 
-use super::Sources;
+use super::{Sources, frameworks_note};
+use crate::findings::Finding;
 
 /// One workflow command per line.
-pub fn render(diags: &[Diagnostic], sources: &Sources<'_>) -> String {
+pub fn render(findings: &[Finding], sources: &Sources<'_>) -> String {
     let mut out = String::new();
-    for d in diags {
+    for f in findings {
+        let d = &f.diagnostic;
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -37,7 +39,7 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>) -> String {
                 None => message.push_str(&format!("\n{}", label.message)),
             }
         }
-        for note in &d.notes {
+        for note in d.notes.iter().chain(&frameworks_note(f)) {
             message.push_str(&format!("\nnote: {note}"));
         }
         if let Some(help) = &d.help {

@@ -8,7 +8,8 @@ use rlc_core::FileId;
 use rlc_core::program::Provenance;
 use rlc_core::rules::{Diagnostic, Severity, SpecFact};
 
-use super::{Counts, Sources, Summary, Text, emit, headline, is_input_note};
+use super::{Counts, Sources, Summary, Text, emit, frameworks_note, headline, is_input_note};
+use crate::findings::{Finding, TestCode};
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct HumanOptions {
@@ -18,16 +19,28 @@ pub struct HumanOptions {
     pub quiet: bool,
 }
 
-/// The report for standard output.
+/// The report for standard output: the findings (production code first,
+/// then test code), then the summary.
 pub fn render(
-    diags: &[Diagnostic],
+    findings: &[Finding],
     sources: &Sources<'_>,
     summary: &Summary,
     opts: HumanOptions,
 ) -> String {
     let mut out = Text::new(opts.color);
-    for d in diags {
-        let report = report(d, sources);
+    let mut in_tests = false;
+    for f in findings {
+        if f.test_code && !in_tests && !opts.quiet {
+            in_tests = true;
+            let _ = headline(
+                &mut out,
+                Severity::Note,
+                "the findings below are in test projects",
+            );
+            let _ = writeln!(out);
+        }
+        let d = &f.diagnostic;
+        let report = report(d, frameworks_note(f), sources);
         if emit(&mut out, sources, std::slice::from_ref(&report)).is_err() {
             // Labels are clamped to the files' text, so this is a file the driver
             // did not name: show the finding without its snippet.
@@ -36,12 +49,12 @@ pub fn render(
     }
     // codespan ends each report with a blank line, which separates the summary.
     if !opts.quiet {
-        let _ = write_summary(&mut out, diags, summary);
+        let _ = write_summary(&mut out, findings, sources, summary);
     }
     out.into_string()
 }
 
-fn report(d: &Diagnostic, sources: &Sources<'_>) -> Report<FileId> {
+fn report(d: &Diagnostic, frameworks: Option<String>, sources: &Sources<'_>) -> Report<FileId> {
     let level = match d.severity {
         Severity::Error => Level::Error,
         Severity::Warning => Level::Warning,
@@ -60,7 +73,12 @@ fn report(d: &Diagnostic, sources: &Sources<'_>) -> Report<FileId> {
             Some(label.with_message(&l.message))
         })
         .collect();
-    let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
+    let mut notes: Vec<String> = d
+        .notes
+        .iter()
+        .chain(&frameworks)
+        .map(|n| format!("note: {n}"))
+        .collect();
     if !d.facts.is_empty() {
         let facts: Vec<String> = d
             .facts
@@ -106,9 +124,21 @@ fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
     }
 }
 
-fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std::io::Result<()> {
-    let findings: Vec<&Diagnostic> = diags.iter().filter(|d| !is_input_note(d.rule)).collect();
-    let counts = Counts::of(findings.iter().copied());
+/// Production code first (its errors, then its warnings, by rule), then
+/// test code, then what was suppressed and the notes about the input.
+fn write_summary(
+    out: &mut Text,
+    findings: &[Finding],
+    sources: &Sources<'_>,
+    summary: &Summary,
+) -> std::io::Result<()> {
+    let leaks = |test: bool| -> Vec<&Finding> {
+        findings
+            .iter()
+            .filter(|f| f.test_code == test && !is_input_note(f.diagnostic.rule))
+            .collect()
+    };
+    let (production, tests) = (leaks(false), leaks(true));
     let mut suppressed = match summary.suppressed.total() {
         0 => String::new(),
         n => format!("; {n} suppressed ({})", suppressed_by(&summary.suppressed)),
@@ -125,15 +155,25 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
             b.unchanged, b.fixed
         );
     }
-    if findings.is_empty() {
+    if production.is_empty() {
+        let place = if tests.is_empty() {
+            format!("in {}", plural(summary.files, "file"))
+        } else {
+            "in production code".to_owned()
+        };
         writeln!(
             out,
-            "no {new}leaks found in {}{suppressed}",
-            plural(summary.files, "file")
+            "no {new}leaks found {place}{}",
+            std::mem::take(&mut suppressed)
         )?;
-    } else {
-        let files: BTreeSet<FileId> = findings.iter().map(|d| d.primary.span.file).collect();
-        let parts: Vec<String> = [
+    }
+    let parts = [(&production, "production code"), (&tests, "test code")];
+    for (group, what) in parts {
+        if group.is_empty() {
+            continue;
+        }
+        let counts = Counts::of(group.iter().copied());
+        let severities: Vec<String> = [
             (counts.errors, "error"),
             (counts.warnings, "warning"),
             (counts.notes, "note"),
@@ -142,20 +182,50 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
         .filter(|(n, _)| *n > 0)
         .map(|(n, what)| plural(n, what))
         .collect();
-        let worst = findings
+        let files: BTreeSet<&str> = group
             .iter()
-            .map(|d| d.severity)
+            .filter_map(|f| sources.name(f.diagnostic.primary.span.file))
+            .collect();
+        let worst = group
+            .iter()
+            .map(|f| f.diagnostic.severity)
             .max()
             .unwrap_or(Severity::Note);
+        let place = if tests.is_empty() {
+            String::new()
+        } else {
+            format!(" in {what}")
+        };
+        let level = match (group[0].test_code, summary.test_code) {
+            (true, TestCode::Note | TestCode::Warning) => format!(
+                " (at most {}s: `test-code = \"{}\"`)",
+                summary.test_code.as_str(),
+                summary.test_code.as_str()
+            ),
+            _ => String::new(),
+        };
         let message = format!(
-            "{} found ({}) in {}{suppressed}",
-            plural(findings.len(), &format!("{new}resource leak")),
-            parts.join(", "),
-            plural(files.len(), "file")
+            "{} found{place} ({}) in {}{level}{}",
+            plural(group.len(), &format!("{new}resource leak")),
+            severities.join(", "),
+            plural(files.len(), "file"),
+            std::mem::take(&mut suppressed),
         );
         headline(out, worst, &message)?;
+        for (severity, rule, n) in Counts::by_rule_and_severity(group.iter().copied()) {
+            writeln!(
+                out,
+                "  {} {}: {}",
+                rule.code(),
+                rule.name(),
+                plural(n, severity.as_str())
+            )?;
+        }
     }
-    let input_notes = diags.len() - findings.len();
+    let input_notes = findings
+        .iter()
+        .filter(|f| is_input_note(f.diagnostic.rule))
+        .count();
     if input_notes > 0 {
         let message = format!(
             "{} above about input that was not fully analysed",
@@ -167,7 +237,8 @@ fn write_summary(out: &mut Text, diags: &[Diagnostic], summary: &Summary) -> std
 }
 
 /// "2 by #pragma, 1 written for CA2000/CA2213": the mechanisms that removed findings.
-fn suppressed_by(c: &rlc_csharp::suppress::SuppressionCounts) -> String {
+fn suppressed_by(s: &crate::findings::Suppressions) -> String {
+    let c = &s.sources;
     [
         (c.config, "by rlc-sharp.toml"),
         (c.editorconfig, "by .editorconfig"),
@@ -177,6 +248,7 @@ fn suppressed_by(c: &rlc_csharp::suppress::SuppressionCounts) -> String {
         (c.net_analyzers, "written for CA2000/CA2213"),
         (c.idisposable_analyzers, "written for IDisposableAnalyzers"),
         (c.resharper, "written for ReSharper"),
+        (s.test_code, "in test code"),
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use rlc_core::Span;
 use rlc_core::program::Provenance;
-use rlc_core::rules::{Diagnostic, SpecFact};
-use rlc_csharp::suppress::SuppressionCounts;
+use rlc_core::rules::SpecFact;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{Counts, Sources, Summary};
+use crate::findings::{Finding as Reported, Suppressions, TestCode};
 
 pub const VERSION: u32 = 1;
 
@@ -35,6 +35,8 @@ struct Finding<'a> {
     help: Option<&'a str>,
     facts: Vec<Fact<'a>>,
     fingerprint: &'a str,
+    frameworks: Option<&'a [String]>,
+    test_code: bool,
 }
 
 /// `null`s when the file is unknown.
@@ -70,11 +72,43 @@ struct SummaryObject<'a> {
     findings: usize,
     by_severity: BySeverity,
     by_rule: BTreeMap<&'static str, usize>,
-    suppressed: SuppressionCounts,
+    production: Part,
+    test_code: TestPart,
+    suppressed: Suppressions,
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<crate::baseline::BaselineCounts>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<&'a Map<String, Value>>,
+}
+
+/// The counts of production or test findings.
+#[derive(Serialize)]
+struct Part {
+    findings: usize,
+    by_severity: BySeverity,
+    by_rule: BTreeMap<&'static str, usize>,
+}
+
+#[derive(Serialize)]
+struct TestPart {
+    level: TestCode,
+    #[serde(flatten)]
+    counts: Part,
+}
+
+impl Part {
+    fn of<'a>(findings: impl IntoIterator<Item = &'a Reported>) -> Part {
+        let counts = Counts::of(findings);
+        Part {
+            findings: counts.total(),
+            by_severity: BySeverity {
+                error: counts.errors,
+                warning: counts.warnings,
+                note: counts.notes,
+            },
+            by_rule: counts.by_rule,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -85,11 +119,11 @@ struct BySeverity {
 }
 
 /// `{"version": 1, "findings": [...], "summary": {...}}`, pretty-printed, with a final newline.
-pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary) -> String {
-    let counts = Counts::of(diags);
+pub fn render(findings: &[Reported], sources: &Sources<'_>, summary: &Summary) -> String {
+    let counts = Counts::of(findings);
     let doc = Document {
         version: VERSION,
-        findings: diags.iter().map(|d| finding(d, sources)).collect(),
+        findings: findings.iter().map(|f| finding(f, sources)).collect(),
         summary: SummaryObject {
             files: summary.files,
             findings: counts.total(),
@@ -99,6 +133,11 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary) ->
                 note: counts.notes,
             },
             by_rule: counts.by_rule,
+            production: Part::of(findings.iter().filter(|f| !f.test_code)),
+            test_code: TestPart {
+                level: summary.test_code,
+                counts: Part::of(findings.iter().filter(|f| f.test_code)),
+            },
             suppressed: summary.suppressed,
             baseline: summary.baseline,
             stats: summary.stats.as_ref(),
@@ -110,7 +149,8 @@ pub fn render(diags: &[Diagnostic], sources: &Sources<'_>, summary: &Summary) ->
     text
 }
 
-fn finding<'a>(d: &'a Diagnostic, sources: &'a Sources<'_>) -> Finding<'a> {
+fn finding<'a>(reported: &'a Reported, sources: &'a Sources<'_>) -> Finding<'a> {
+    let d = &reported.diagnostic;
     let labels = std::iter::once((&d.primary, true)).chain(d.secondary.iter().map(|l| (l, false)));
     Finding {
         rule: d.rule.code(),
@@ -129,6 +169,8 @@ fn finding<'a>(d: &'a Diagnostic, sources: &'a Sources<'_>) -> Finding<'a> {
         help: d.help.as_deref(),
         facts: d.facts.iter().map(|f| fact(f, sources)).collect(),
         fingerprint: &d.fingerprint,
+        frameworks: reported.frameworks.as_deref(),
+        test_code: reported.test_code,
     }
 }
 
@@ -176,21 +218,26 @@ mod tests {
             message: "here".into(),
         };
         let text = render(
-            &[Diagnostic::new(
-                rlc_core::rules::RuleId::ResourceLeak,
-                "leak",
-                label,
-            )],
+            &[Reported {
+                diagnostic: rlc_core::rules::Diagnostic::new(
+                    rlc_core::rules::RuleId::ResourceLeak,
+                    "leak",
+                    label,
+                ),
+                frameworks: None,
+                test_code: false,
+            }],
             &sources,
             &Summary::default(),
         );
-        let order = |keys: &[&str]| {
+        let order_in = |text: &str, keys: &[&str]| {
             let at: Vec<usize> = keys
                 .iter()
                 .map(|k| text.find(&format!("\"{k}\":")).expect(k))
                 .collect();
             assert!(at.windows(2).all(|w| w[0] < w[1]), "{keys:?} in\n{text}");
         };
+        let order = |keys: &[&str]| order_in(&text, keys);
         order(&[
             "version", "findings", "rule", "name", "severity", "message", "file", "line", "column",
         ]);
@@ -202,9 +249,23 @@ mod tests {
             "help",
             "facts",
             "fingerprint",
+            "frameworks",
+            "test_code",
             "summary",
         ]);
-        order(&["summary", "files", "by_severity", "by_rule", "suppressed"]);
+        let summary = &text[text.find("\"summary\":").expect("summary")..];
+        order_in(
+            summary,
+            &[
+                "files",
+                "by_severity",
+                "by_rule",
+                "production",
+                "test_code",
+                "level",
+                "suppressed",
+            ],
+        );
         assert!(!text.contains("\"stats\""));
     }
 }

@@ -23,7 +23,8 @@ use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::rules::{RuleId, RuleKind};
 use rlc_core::{FileId, Span};
 use rlc_csharp::source::LineIndex;
-use rlc_csharp::suppress::SuppressionCounts;
+
+use crate::findings::{Finding, Suppressions, TestCode};
 
 /// What a run adds to its findings.
 #[derive(Clone, Debug, Default)]
@@ -31,7 +32,9 @@ pub struct Summary {
     /// Source files checked.
     pub files: usize,
     /// Findings removed by each suppression mechanism.
-    pub suppressed: SuppressionCounts,
+    pub suppressed: Suppressions,
+    /// How test code is reported.
+    pub test_code: TestCode,
     /// Front-end statistics (`--stats`), with the front end's keys.
     pub stats: Option<serde_json::Map<String, serde_json::Value>>,
     /// With `--baseline`: how the findings compare with it (the findings
@@ -55,9 +58,9 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn of<'d>(diags: impl IntoIterator<Item = &'d Diagnostic>) -> Counts {
+    pub fn of<'d>(findings: impl IntoIterator<Item = &'d Finding>) -> Counts {
         let mut c = Counts::default();
-        for d in diags {
+        for d in findings.into_iter().map(|f| &f.diagnostic) {
             match d.severity {
                 Severity::Error => c.errors += 1,
                 Severity::Warning => c.warnings += 1,
@@ -71,6 +74,32 @@ impl Counts {
     pub fn total(&self) -> usize {
         self.errors + self.warnings + self.notes
     }
+
+    /// Counts per rule and severity, errors first, then the most frequent.
+    pub fn by_rule_and_severity<'d>(
+        findings: impl IntoIterator<Item = &'d Finding>,
+    ) -> Vec<(Severity, RuleId, usize)> {
+        let mut counts: BTreeMap<(Severity, RuleId), usize> = BTreeMap::new();
+        for d in findings.into_iter().map(|f| &f.diagnostic) {
+            *counts.entry((d.severity, d.rule)).or_default() += 1;
+        }
+        let mut out: Vec<(Severity, RuleId, usize)> =
+            counts.into_iter().map(|((s, r), n)| (s, r, n)).collect();
+        out.sort_by(|a, b| b.0.cmp(&a.0).then(b.2.cmp(&a.2)).then(a.1.cmp(&b.1)));
+        out
+    }
+}
+
+/// "only when building for net8.0 and net9.0", for a finding that not every
+/// build of its project has.
+pub fn frameworks_note(finding: &Finding) -> Option<String> {
+    let frameworks = finding.frameworks.as_ref()?;
+    let list = match frameworks.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    Some(format!("only when building for {list}"))
 }
 
 /// The files findings point into, named relative to the checked root.
@@ -101,15 +130,15 @@ impl<'a> Sources<'a> {
         }
     }
 
-    /// The files the diagnostics' labels and facts name, looked up with `lookup`
+    /// The files the findings' labels and facts name, looked up with `lookup`
     /// (the driver's `FileId -> (path, text)`), named relative to `root`.
-    pub fn for_diagnostics(
+    pub fn for_findings(
         root: &Path,
-        diags: &[Diagnostic],
+        findings: &[Finding],
         lookup: impl Fn(FileId) -> Option<(&'a Path, &'a str)>,
     ) -> Sources<'a> {
         let mut sources = Sources::new();
-        for span in diags.iter().flat_map(spans_of) {
+        for span in findings.iter().flat_map(|f| spans_of(&f.diagnostic)) {
             if !sources.files.contains_key(&span.file)
                 && let Some((path, text)) = lookup(span.file)
             {

@@ -5,11 +5,12 @@ use std::path::Path;
 
 use rlc_core::Span;
 use rlc_core::program::Provenance;
-use rlc_core::rules::{Diagnostic, Label, Severity};
+use rlc_core::rules::{Label, Severity};
 use rlc_core::rules::{RULES, Rule};
 use serde_json::{Map, Value, json};
 
-use super::{Sources, Summary};
+use super::{Counts, Sources, Summary};
+use crate::findings::Finding;
 
 pub const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -36,47 +37,48 @@ pub const GITHUB_LIMITS: Limits = Limits {
 /// The SARIF log, pretty-printed, with a final newline. `root` is the checked
 /// root the file names in `sources` are relative to; it should be absolute.
 pub fn render(
-    diags: &[Diagnostic],
+    findings: &[Finding],
     sources: &Sources<'_>,
     summary: &Summary,
     root: &Path,
 ) -> String {
-    render_limited(diags, sources, summary, root, None).0
+    render_limited(findings, sources, summary, root, None).0
 }
 
 /// [`render`] within `limits`: past them the most severe results are kept
 /// (in their order) and related locations are dropped from the end. The
 /// second value says what was cut; the log says it too, as a tool
-/// notification of its invocation.
+/// notification of its invocation. The run's counts (production, test code)
+/// are of every finding, kept or not.
 pub fn render_limited(
-    diags: &[Diagnostic],
+    findings: &[Finding],
     sources: &Sources<'_>,
     summary: &Summary,
     root: &Path,
     limits: Option<Limits>,
 ) -> (String, Option<String>) {
     let mut notes = Vec::new();
-    let kept: Vec<&Diagnostic> = match limits {
-        Some(l) if diags.len() > l.results => {
-            let mut order: Vec<usize> = (0..diags.len()).collect();
+    let kept: Vec<&Finding> = match limits {
+        Some(l) if findings.len() > l.results => {
+            let mut order: Vec<usize> = (0..findings.len()).collect();
             // Stable: equal severities keep the report's order.
-            order.sort_by_key(|&i| std::cmp::Reverse(diags[i].severity));
+            order.sort_by_key(|&i| std::cmp::Reverse(findings[i].diagnostic.severity));
             let mut keep: Vec<usize> = order.into_iter().take(l.results).collect();
             keep.sort_unstable();
             notes.push(format!(
                 "rlc-sharp found {} results; only the {} most severe are in this log, the most a SARIF upload to GitHub code scanning accepts",
-                diags.len(),
+                findings.len(),
                 l.results
             ));
-            keep.into_iter().map(|i| &diags[i]).collect()
+            keep.into_iter().map(|i| &findings[i]).collect()
         }
-        _ => diags.iter().collect(),
+        _ => findings.iter().collect(),
     };
     let max_related = limits.map(|l| l.locations.saturating_sub(1));
     let mut results = Vec::with_capacity(kept.len());
     let mut cut_related = 0;
-    for d in kept {
-        let (r, cut) = result(d, sources, max_related, summary.baseline.is_some());
+    for f in kept {
+        let (r, cut) = result(f, sources, max_related, summary.baseline.is_some());
         cut_related += usize::from(cut);
         results.push(r);
     }
@@ -97,6 +99,8 @@ pub fn render_limited(
         "description".into(),
         json!({"text": "The directory rlc-sharp checked."}),
     );
+    let mut test_code = counts(findings.iter().filter(|f| f.test_code));
+    test_code["level"] = summary.test_code.as_str().into();
     let log = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -113,6 +117,8 @@ pub fn render_limited(
             "results": results,
             "properties": {
                 "files": summary.files,
+                "production": counts(findings.iter().filter(|f| !f.test_code)),
+                "testCode": test_code,
                 "suppressed": serde_json::to_value(summary.suppressed).unwrap_or_default(),
             },
         }],
@@ -174,15 +180,26 @@ fn first_paragraph(page: &str) -> Option<&str> {
     (!para.is_empty() && !para.starts_with('#')).then_some(para)
 }
 
+/// `{"results": n, "byLevel": {...}, "byRule": {...}}`.
+fn counts<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Value {
+    let c = Counts::of(findings);
+    json!({
+        "results": c.total(),
+        "byLevel": {"error": c.errors, "warning": c.warnings, "note": c.notes},
+        "byRule": c.by_rule,
+    })
+}
+
 /// A result; with `max_related`, at most that many related locations (the
 /// second value says whether some were left out). `new` marks it as absent
 /// from the baseline the run was compared with.
 fn result(
-    d: &Diagnostic,
+    finding: &Finding,
     sources: &Sources<'_>,
     max_related: Option<usize>,
     new: bool,
 ) -> (Value, bool) {
+    let d = &finding.diagnostic;
     let mut r = Map::new();
     r.insert("ruleId".into(), d.rule.code().into());
     if let Some(i) = RULES.iter().position(|x| x.id == d.rule) {
@@ -233,10 +250,16 @@ fn result(
             json!({"fact": f.fact, "reason": f.reason, "at": at})
         })
         .collect();
-    r.insert(
-        "properties".into(),
-        json!({"notes": d.notes, "help": d.help, "facts": facts}),
-    );
+    let mut properties = json!({"notes": d.notes, "help": d.help, "facts": facts});
+    if let Value::Object(p) = &mut properties {
+        if let Some(frameworks) = &finding.frameworks {
+            p.insert("frameworks".into(), json!(frameworks));
+        }
+        if finding.test_code {
+            p.insert("testCode".into(), true.into());
+        }
+    }
+    r.insert("properties".into(), properties);
     (Value::Object(r), cut)
 }
 
@@ -319,7 +342,7 @@ mod tests {
 
     #[test]
     fn limits_keep_the_most_severe_results_and_say_so() {
-        use rlc_core::rules::{RuleId, Severity};
+        use rlc_core::rules::{Diagnostic, RuleId, Severity};
         use rlc_core::{FileId, Span};
         let mut sources = Sources::new();
         sources.add(FileId(0), "a.cs", "0123456789\n");
@@ -331,7 +354,11 @@ mod tests {
             let mut d = Diagnostic::new(RuleId::ResourceLeak, format!("d{i}"), at(i));
             d.severity = severity;
             d.secondary = (0..related).map(at).collect();
-            d
+            Finding {
+                diagnostic: d,
+                frameworks: None,
+                test_code: false,
+            }
         };
         let diags = [
             diag(Severity::Note, 0, 0),

@@ -28,7 +28,7 @@ use crate::span::Span;
 
 pub use alias_classes::{AliasClasses, ValueSource};
 pub use definitions::{Definitions, defined_vars};
-pub use summaries::{BodySummaries, StoredAs, Summaries};
+pub use summaries::{BodySummaries, StoredAs, Summaries, Twins};
 
 /// The program as every analysis sees it.
 pub struct ProgramFacts<'p> {

@@ -20,6 +20,19 @@ pub struct Summaries {
     pub stored_args: FxHashMap<(MethodId, u32), StoredAs>,
 }
 
+/// Declarations without a body that stand for declarations analysed
+/// elsewhere (the same code compiled for another target framework, kept as
+/// declarations only): each gets the program-wide summaries of the one it
+/// stands for, as it gets its inferred specifications.
+#[derive(Clone, Debug, Default)]
+pub struct Twins {
+    /// (analysed method, its twin, the twin's group).
+    pub methods: Vec<(MethodId, MethodId, u32)>,
+    /// (analysed field, its twin, the twin's group): the field a summary of
+    /// a twin method names is the twin of that field in the method's group.
+    pub fields: Vec<(FieldId, FieldId, u32)>,
+}
+
 /// The member of a container that keeps an argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoredAs {

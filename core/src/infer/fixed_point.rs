@@ -39,9 +39,9 @@ use crate::span::Span;
 /// finitely many, so this only guards against a bug.
 const MAX_ROUNDS: u32 = 64;
 
-pub(super) fn run(program: &Program, bodies: &Bodies) -> Inference {
+pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
     let mut st = State {
-        p: program.clone(),
+        p: program,
         specs: Vec::new(),
         body_of: FxHashMap::default(),
     };

@@ -90,6 +90,12 @@ pub struct Inference {
 
 /// Infers specifications for `program` from its bodies.
 pub fn infer(program: &Program, bodies: &Bodies) -> Inference {
+    fixed_point::run(program.clone(), bodies)
+}
+
+/// [`infer`] adding to `program` itself, for a caller that no longer needs
+/// it as it was (one spec table less in memory).
+pub fn infer_into(program: Program, bodies: &Bodies) -> Inference {
     fixed_point::run(program, bodies)
 }
 

@@ -296,7 +296,7 @@ mod tests {
             sources: Vec::new(),
             references: Vec::new(),
             defines: Vec::new(),
-            frameworks: Vec::new(),
+            builds: Vec::new(),
             lang_version: None,
             target_frameworks: Vec::new(),
             global_usings: Vec::new(),
@@ -304,6 +304,7 @@ mod tests {
             is_sdk_style: true,
             assembly_name: None,
             root_namespace: None,
+            test: None,
         };
         let workspace = Workspace {
             root: PathBuf::new(),

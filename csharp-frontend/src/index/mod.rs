@@ -11,6 +11,8 @@ mod scope;
 mod specs;
 pub mod ty;
 
+use std::sync::Arc;
+
 use rlc_core::FileId;
 use rlc_core::program::{FieldId, MethodId, Program, TypeId};
 use rustc_hash::FxHashMap;
@@ -46,11 +48,12 @@ pub enum Origin {
     Library,
 }
 
-/// A parsed file and where it belongs.
+/// A parsed file and where it belongs. Compilations of one file with the
+/// same active code (a project's target frameworks) share its syntax.
 #[derive(Debug)]
 pub struct FileEntry {
     pub source: SourceFile,
-    pub syntax: FileSyntax,
+    pub syntax: Arc<FileSyntax>,
     pub origin: Origin,
 }
 

@@ -74,6 +74,18 @@ pub fn parse_file(text: &str, opts: &ParseOptions) -> FileSyntax {
     file
 }
 
+/// The byte ranges of `text` the preprocessor blanks as inactive under
+/// `opts`: two sets of symbols with the same ranges give the same parse.
+pub fn inactive_regions(text: &str, opts: &ParseOptions) -> Vec<(u32, u32)> {
+    preproc::preprocess(text, &opts.defines).inactive
+}
+
+/// Whether the symbols defined may change how `text` parses: false when no
+/// line is an `#if`.
+pub fn has_conditions(text: &str) -> bool {
+    preproc::may_have_conditions(text)
+}
+
 /// The tree [`parse_file`] reads declarations from: directives and inactive
 /// regions blanked, known grammar gaps repaired, byte offsets those of `text`.
 /// For tools that edit the file where the front end found something.

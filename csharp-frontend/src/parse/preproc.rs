@@ -16,6 +16,9 @@ pub(crate) struct Preprocessed<'a> {
     pub pragmas: Vec<PragmaWarning>,
     pub errors: Vec<SyntaxError>,
     pub inactive_lines: u32,
+    /// Byte ranges of the inactive regions, each from the start of its first
+    /// line to the start of the first active line after it (or the end).
+    pub inactive: Vec<(u32, u32)>,
 }
 
 /// One open `#if`.
@@ -70,6 +73,7 @@ pub(crate) fn preprocess<'a>(src: &'a str, defines: &'a FxHashSet<String>) -> Pr
             pragmas: Vec::new(),
             errors: Vec::new(),
             inactive_lines: 0,
+            inactive: Vec::new(),
         },
     };
     // Only lines starting with `#` can be directives: lex up to the last one.
@@ -99,6 +103,18 @@ pub(crate) fn preprocess<'a>(src: &'a str, defines: &'a FxHashSet<String>) -> Pr
     st.out
 }
 
+/// Whether a line of `src` may be an `#if`: without one, the symbols defined
+/// change nothing. (A false positive in a string or comment costs only time.)
+pub(crate) fn may_have_conditions(src: &str) -> bool {
+    src.lines().any(|line| {
+        line.trim_start_matches([' ', '\t'])
+            .strip_prefix('#')
+            .map(|rest| rest.trim_start_matches([' ', '\t']))
+            .and_then(|rest| rest.strip_prefix("if"))
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    })
+}
+
 /// The offset of the last `#` that is the first non-blank byte of its line.
 fn last_hash_line(bytes: &[u8]) -> Option<usize> {
     let mut last = None;
@@ -121,13 +137,23 @@ fn last_hash_line(bytes: &[u8]) -> Option<usize> {
 /// directives among them, and returns the start of the first active line.
 fn skip_inactive<'a>(st: &mut State<'a>, src: &'a str, from: usize) -> usize {
     let bytes = src.as_bytes();
-    let mut line_start = match bytes[from.min(bytes.len())..]
+    let start = match bytes[from.min(bytes.len())..]
         .iter()
         .position(|&b| b == b'\n')
     {
         Some(i) => from + i + 1,
         None => return bytes.len(),
     };
+    let resume = skip_inactive_lines(st, src, start);
+    if resume > start {
+        st.out.inactive.push((start as u32, resume as u32));
+    }
+    resume
+}
+
+fn skip_inactive_lines<'a>(st: &mut State<'a>, src: &'a str, start: usize) -> usize {
+    let bytes = src.as_bytes();
+    let mut line_start = start;
     while line_start < bytes.len() {
         let line_end = bytes[line_start..]
             .iter()

@@ -47,6 +47,9 @@ pub(crate) struct Evaluation {
     pub compile: Vec<PathBuf>,
     pub usings: Vec<GlobalUsing>,
     pub references: Vec<Reference>,
+    /// The packages (`<PackageReference>`) and assemblies (`<Reference>`,
+    /// simple names) it references; only test-project detection reads them.
+    pub packages: Vec<String>,
     pub notes: Vec<ProjectNote>,
 }
 
@@ -634,7 +637,10 @@ impl Evaluator<'_> {
         let mut compile_seen: FxHashSet<PathBuf> = FxHashSet::default();
         for item in &pending {
             let kind = item.element.name.to_ascii_lowercase();
-            if !matches!(kind.as_str(), "compile" | "using" | "projectreference") {
+            if !matches!(
+                kind.as_str(),
+                "compile" | "using" | "projectreference" | "packagereference" | "reference"
+            ) {
                 continue;
             }
             self.set_this_file(&item.file);
@@ -666,8 +672,10 @@ impl Evaluator<'_> {
                     break;
                 }
             }
+            let package = matches!(kind.as_str(), "packagereference" | "reference");
             if !included {
-                if let Some(issue) = taint {
+                // Packages only tell test projects apart: not worth a note.
+                if let (Some(issue), false) = (taint, package) {
                     self.note_issue(
                         &issue,
                         &format!("skipping the `{}` item", item.element.name),
@@ -679,7 +687,8 @@ impl Evaluator<'_> {
             match kind.as_str() {
                 "compile" => self.compile_item(&item.element, &loc, taint, &mut compile_seen),
                 "using" => self.using_item(&item.element, &loc, taint),
-                _ => self.reference_item(&item.element, &loc, taint),
+                "projectreference" => self.reference_item(&item.element, &loc, taint),
+                _ => self.package_item(&item.element, &loc),
             }
         }
         self.set_this_file(&self.frame.file.clone());
@@ -887,6 +896,36 @@ impl Evaluator<'_> {
         }
         if let Some(issue) = taint {
             self.note_issue(&issue, "the `ProjectReference`", Some(loc));
+        }
+    }
+
+    /// `<PackageReference Include="xunit">`, `<Reference Include="nunit.framework, Version=...">`:
+    /// the names, without notes (see [`Evaluation::packages`]).
+    fn package_item(&mut self, element: &Element, loc: &Loc) {
+        let Some(raw) = element.attr("Include") else {
+            return;
+        };
+        if raw.contains("@(") || raw.contains("%(") {
+            return;
+        }
+        let value = Scope {
+            props: &self.props,
+            dir: &self.project_dir,
+            loc,
+        }
+        .expand(raw);
+        for part in split_top_level(&value.text, ';') {
+            // An assembly reference may carry its identity: `name, Version=...`.
+            let name = unescape(part.split(',').next().unwrap_or("").trim());
+            if !name.is_empty()
+                && !self
+                    .out
+                    .packages
+                    .iter()
+                    .any(|p| p.eq_ignore_ascii_case(&name))
+            {
+                self.out.packages.push(name);
+            }
         }
     }
 

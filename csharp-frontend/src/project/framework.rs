@@ -218,6 +218,70 @@ impl Framework {
     }
 }
 
+/// The build of a referenced project that a build for `target` uses, as
+/// NuGet picks it (`GetNearest`): among the `candidates` compatible with
+/// `target`, the same family at the highest version not above it, else the
+/// highest compatible .NET Standard; a platform-specific candidate only for
+/// the same platform, and preferred then. Monikers rlc-sharp does not know
+/// match only themselves. `None` when no candidate is compatible.
+pub(crate) fn nearest(target: &str, candidates: &[&str]) -> Option<usize> {
+    if let Some(exact) = candidates
+        .iter()
+        .position(|c| c.trim().eq_ignore_ascii_case(target.trim()))
+    {
+        return Some(exact);
+    }
+    let target = parse(target)?;
+    candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| Some((i, target.preference(&parse(c)?)?)))
+        .max_by(|(ia, a), (ib, b)| a.cmp(b).then(ib.cmp(ia)))
+        .map(|(i, _)| i)
+}
+
+impl Framework {
+    /// How well a build for `self` can use a library built for `other`;
+    /// `None` when it cannot. Greater is better.
+    fn preference(&self, other: &Framework) -> Option<(bool, bool, Vec<u32>)> {
+        let same_platform = match (&self.platform, &other.platform) {
+            (_, None) => self.platform.is_none(),
+            (Some((a, _)), Some((b, _))) if a == b => true,
+            _ => return None,
+        };
+        let same_family = match (self.kind, other.kind) {
+            (a, b) if a == b => true,
+            (Kind::CoreApp | Kind::Framework, Kind::Standard) => false,
+            _ => return None,
+        };
+        let ceiling = if same_family {
+            self.version.clone()
+        } else {
+            self.standard_supported()?
+        };
+        if compare(&other.version, &ceiling).is_gt() {
+            return None;
+        }
+        Some((same_family, same_platform, other.version.clone()))
+    }
+
+    /// The highest .NET Standard a .NET (Core) or .NET Framework version implements.
+    fn standard_supported(&self) -> Option<Vec<u32>> {
+        let at_least = |v: &[u32]| compare(&self.version, v).is_ge();
+        let standard: &[u32] = match self.kind {
+            Kind::CoreApp if at_least(&[2, 1]) => &[2, 1],
+            Kind::CoreApp if at_least(&[2, 0]) => &[2, 0],
+            Kind::CoreApp => &[1, 6],
+            Kind::Framework if at_least(&[4, 6, 1]) => &[2, 0],
+            Kind::Framework if at_least(&[4, 6]) => &[1, 3],
+            Kind::Framework if at_least(&[4, 5, 1]) => &[1, 2],
+            Kind::Framework if at_least(&[4, 5]) => &[1, 1],
+            Kind::Framework | Kind::Standard => return None,
+        };
+        Some(standard.to_vec())
+    }
+}
+
 const MAX_MAJOR: u32 = 1000;
 
 /// The versions the SDK knows for `_OR_GREATER` symbols. For .NET it lists
@@ -337,5 +401,32 @@ mod tests {
             Some("net40")
         );
         assert_eq!(parse("net462").unwrap().version_string(2), "4.6.2");
+    }
+
+    #[test]
+    fn nearest_framework_as_nuget_picks_it() {
+        let lib = [
+            "net462",
+            "netstandard2.0",
+            "netstandard2.1",
+            "net6.0",
+            "net8.0",
+        ];
+        let pick = |target: &str| nearest(target, &lib).map(|i| lib[i]);
+        assert_eq!(pick("net8.0"), Some("net8.0"));
+        assert_eq!(pick("net9.0"), Some("net8.0"));
+        assert_eq!(pick("net7.0"), Some("net6.0"));
+        assert_eq!(pick("netcoreapp3.1"), Some("netstandard2.1"));
+        assert_eq!(pick("net48"), Some("net462"));
+        assert_eq!(pick("net461"), Some("netstandard2.0"));
+        assert_eq!(pick("net8.0-windows"), Some("net8.0"));
+        assert_eq!(pick("netstandard1.6"), None);
+        assert_eq!(pick("net45"), None);
+        let windows = ["net8.0", "net8.0-windows"];
+        assert_eq!(nearest("net8.0-windows10.0.19041.0", &windows), Some(1));
+        assert_eq!(nearest("net8.0", &windows), Some(0));
+        assert_eq!(nearest("NET8.0", &["net6.0", "net8.0"]), Some(1));
+        assert_eq!(nearest("uap10.0", &["uap10.0", "net8.0"]), Some(0));
+        assert_eq!(nearest("uap10.0", &["net8.0"]), None);
     }
 }

@@ -91,6 +91,87 @@ impl Workspace {
             .map(|(i, _)| i)
             .collect()
     }
+
+    /// Keeps of each project only its build for `framework` (`--framework`):
+    /// the build of that framework, else of the nearest framework compatible
+    /// with it (a `netstandard2.0` library in a `net8.0` build). A project
+    /// with no such build is not checked, with a note; one that names no
+    /// framework is kept. An error when no project has such a build.
+    pub fn select_framework(&mut self, framework: &str) -> Result<(), DiscoverError> {
+        let mut kept: Vec<Option<usize>> = Vec::with_capacity(self.projects.len());
+        let mut available: Vec<String> = Vec::new();
+        for project in &self.projects {
+            let frameworks: Vec<&str> = project
+                .builds
+                .iter()
+                .map(|b| b.target_framework.as_deref().unwrap_or(""))
+                .collect();
+            for f in frameworks.iter().filter(|f| !f.is_empty()) {
+                if !available.iter().any(|a| a.eq_ignore_ascii_case(f)) {
+                    available.push((*f).to_owned());
+                }
+            }
+            kept.push(match frameworks.as_slice() {
+                [] => None,
+                [""] => Some(0),
+                _ => framework::nearest(framework, &frameworks),
+            });
+        }
+        let framework_specific =
+            |p: &Project| p.builds.iter().any(|b| b.target_framework.is_some());
+        let matched = self
+            .projects
+            .iter()
+            .zip(&kept)
+            .any(|(p, k)| k.is_some() && framework_specific(p));
+        if !matched && self.projects.iter().any(framework_specific) {
+            return Err(DiscoverError::NoSuchFramework {
+                framework: framework.to_owned(),
+                available,
+            });
+        }
+        for (project, keep) in self.projects.iter_mut().zip(&kept) {
+            let build = keep.and_then(|i| project.builds.get(i).cloned());
+            if build.is_none() && !project.builds.is_empty() {
+                self.notes.push(ProjectNote {
+                    file: project.path.clone().unwrap_or_default(),
+                    line: None,
+                    column: None,
+                    message: format!(
+                        "`{}` has no build for `{framework}` or a framework compatible with it (it targets {}); not checked",
+                        project.name,
+                        project.target_frameworks.join(", ")
+                    ),
+                    severity: NoteSeverity::Note,
+                });
+            }
+            project.builds = build.into_iter().collect();
+        }
+        let has_build: Vec<bool> = self.projects.iter().map(|p| !p.builds.is_empty()).collect();
+        for project in &mut self.projects {
+            for build in &mut project.builds {
+                build.references.retain(|r| has_build[r.project]);
+                for r in &mut build.references {
+                    r.build = 0;
+                }
+            }
+            let build = project.builds.first();
+            project.sources = build.map(|b| b.sources.clone()).unwrap_or_default();
+            project.defines = build.map(|b| b.defines.clone()).unwrap_or_default();
+            project.global_usings = build.map(|b| b.global_usings.clone()).unwrap_or_default();
+            project.references = build
+                .map(|b| b.references.iter().map(|r| r.project).collect())
+                .unwrap_or_default();
+            project.target_frameworks = build
+                .and_then(|b| b.target_framework.clone())
+                .into_iter()
+                .collect();
+        }
+        self.notes.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
+        });
+        Ok(())
+    }
 }
 
 /// One project, merged over its target frameworks.
@@ -104,32 +185,72 @@ pub struct Project {
     /// without duplicates.
     pub sources: Vec<PathBuf>,
     /// Indices into [`Workspace::projects`] of the projects it references
-    /// directly (`<ProjectReference>` whose output assembly it uses).
+    /// directly (`<ProjectReference>` whose output assembly it uses) under
+    /// any target framework.
     pub references: Vec<usize>,
     /// The preprocessor symbols of all target frameworks together: DEBUG,
     /// TRACE, `DefineConstants`, and the SDK's framework symbols. Sorted.
     pub defines: Vec<String>,
-    /// The symbols of each target framework on its own, for a consistent
-    /// choice of `#if` branches.
-    pub frameworks: Vec<FrameworkDefines>,
+    /// One build per target framework, in the project's order (MSBuild's
+    /// inner builds); one build when the project names none or one.
+    pub builds: Vec<Build>,
     pub lang_version: Option<String>,
     /// The target framework monikers, in the project's order.
     pub target_frameworks: Vec<String>,
-    /// Implicit usings of the SDK (with `ImplicitUsings`) and `<Using>` items.
+    /// Implicit usings of the SDK (with `ImplicitUsings`) and `<Using>`
+    /// items, of all target frameworks together.
     pub global_usings: Vec<GlobalUsing>,
     /// The primary SDK (`Microsoft.NET.Sdk`, `Microsoft.NET.Sdk.Web`, ...).
     pub sdk: Option<String>,
     pub is_sdk_style: bool,
     pub assembly_name: Option<String>,
     pub root_namespace: Option<String>,
+    /// Why the project is test code, if it is.
+    pub test: Option<TestEvidence>,
 }
 
-/// The preprocessor symbols of one target framework's build.
+/// What one target framework's build of a project compiles.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrameworkDefines {
+pub struct Build {
     /// None when the project names no target framework.
     pub target_framework: Option<String>,
+    /// The C# files it compiles: absolute, sorted.
+    pub sources: Vec<PathBuf>,
+    /// Its preprocessor symbols: DEBUG, TRACE, `DefineConstants` and the
+    /// SDK's symbols for the framework. Sorted.
     pub defines: Vec<String>,
+    /// The projects it references, each with the build of that project it
+    /// compiles against: the nearest framework, as NuGet picks it.
+    pub references: Vec<BuildRef>,
+    pub global_usings: Vec<GlobalUsing>,
+}
+
+/// A build of a project: indices into [`Workspace::projects`] and [`Project::builds`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BuildRef {
+    pub project: usize,
+    pub build: usize,
+}
+
+/// Why a project counts as test code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TestEvidence {
+    /// It sets `IsTestProject` to `true`.
+    IsTestProject,
+    /// It references a test framework: the package, SDK or assembly.
+    Framework(String),
+    /// Test projects reference it, and no other project does.
+    ReferencedByTests,
+}
+
+impl fmt::Display for TestEvidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TestEvidence::IsTestProject => f.write_str("sets IsTestProject"),
+            TestEvidence::Framework(name) => write!(f, "references {name}"),
+            TestEvidence::ReferencedByTests => f.write_str("referenced only by test projects"),
+        }
+    }
 }
 
 /// A `global using` the build adds to every file of a project.
@@ -195,6 +316,12 @@ pub enum DiscoverError {
         path: PathBuf,
         reason: String,
     },
+    /// `--framework` names a framework no project can be built for.
+    NoSuchFramework {
+        framework: String,
+        /// The frameworks the projects target.
+        available: Vec<String>,
+    },
     /// A solution the user named could not be parsed.
     Malformed {
         path: PathBuf,
@@ -231,6 +358,14 @@ impl fmt::Display for DiscoverError {
                 "`{}` is not a directory, a solution (.sln, .slnx, .slnf), a C# project (.csproj) or a C# file (.cs)",
                 path.display()
             ),
+            DiscoverError::NoSuchFramework {
+                framework,
+                available,
+            } => write!(
+                f,
+                "no project targets `{framework}` or a framework compatible with it; the projects target {}",
+                available.join(", ")
+            ),
             DiscoverError::Unreadable { path, reason } => {
                 write!(f, "cannot read `{}`: {reason}", path.display())
             }
@@ -266,7 +401,7 @@ mod tests {
             sources: Vec::new(),
             references,
             defines: Vec::new(),
-            frameworks: Vec::new(),
+            builds: Vec::new(),
             lang_version: None,
             target_frameworks: Vec::new(),
             global_usings: Vec::new(),
@@ -274,6 +409,7 @@ mod tests {
             is_sdk_style: true,
             assembly_name: None,
             root_namespace: None,
+            test: None,
         }
     }
 

@@ -14,12 +14,16 @@ use super::framework::{self, Framework};
 use super::input::Plan;
 use super::path;
 use super::xml::{Element, LoadError, XmlFile};
-use super::{FrameworkDefines, NoteSeverity, Project, ProjectNote, Workspace};
+use super::{Build, BuildRef, NoteSeverity, Project, ProjectNote, TestEvidence, Workspace};
 
 /// A loaded project before references become indices.
 struct Loaded {
     project: Project,
     references: Vec<Reference>,
+    /// The referenced project files of each build (output assemblies only).
+    build_references: Vec<Vec<PathBuf>>,
+    /// `IsPackable` is not false.
+    packable: bool,
     notes: Vec<ProjectNote>,
 }
 
@@ -67,6 +71,8 @@ pub(crate) fn build(plan: Plan) -> Workspace {
         .map(|(i, p)| (p.as_path(), i))
         .collect();
     let mut projects = Vec::with_capacity(paths.len() + 1);
+    let mut build_references = Vec::with_capacity(paths.len());
+    let mut packable = Vec::with_capacity(paths.len());
     for project_path in &paths {
         let Some(entry) = loaded.remove(project_path) else {
             continue;
@@ -81,9 +87,27 @@ pub(crate) fn build(plan: Plan) -> Workspace {
         references.sort_unstable();
         references.dedup();
         project.references = references;
+        build_references.push(
+            entry
+                .build_references
+                .iter()
+                .map(|paths| {
+                    let mut refs: Vec<usize> = paths
+                        .iter()
+                        .filter_map(|p| index.get(p.as_path()).copied())
+                        .collect();
+                    refs.sort_unstable();
+                    refs.dedup();
+                    refs
+                })
+                .collect::<Vec<_>>(),
+        );
+        packable.push(entry.packable);
         notes.extend(entry.notes);
         projects.push(project);
     }
+    resolve_build_references(&mut projects, &build_references);
+    mark_test_support(&mut projects, &packable);
     let implicit = projects.is_empty() && !plan.loose.is_empty();
     if !plan.loose.is_empty() {
         projects.push(implicit_project(&plan.root, plan.loose));
@@ -110,16 +134,80 @@ fn located(loc: &super::expand::Loc, severity: NoteSeverity, message: String) ->
     }
 }
 
+/// Gives each build's references the build of the referenced project it
+/// compiles against: the one NuGet would pick for its framework, else (a
+/// build MSBuild would refuse) the referenced project's first.
+fn resolve_build_references(projects: &mut [Project], references: &[Vec<Vec<usize>>]) {
+    let frameworks: Vec<Vec<String>> = projects
+        .iter()
+        .map(|p| {
+            p.builds
+                .iter()
+                .map(|b| b.target_framework.clone().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    for (project, per_build) in projects.iter_mut().zip(references) {
+        for (build, targets) in project.builds.iter_mut().zip(per_build) {
+            build.references = targets
+                .iter()
+                .map(|&q| {
+                    let candidates: Vec<&str> = frameworks[q].iter().map(String::as_str).collect();
+                    let chosen = build
+                        .target_framework
+                        .as_deref()
+                        .and_then(|tfm| framework::nearest(tfm, &candidates))
+                        .unwrap_or(0);
+                    BuildRef {
+                        project: q,
+                        build: chosen,
+                    }
+                })
+                .collect();
+        }
+    }
+}
+
+/// Marks as test code the projects that only test projects reference
+/// (test utilities, shared fixtures), to a fixed point. A packable project
+/// is exempt: that is the library the tests exercise, in a repository with
+/// no other project using it; a project nothing references stays as it is.
+fn mark_test_support(projects: &mut [Project], packable: &[bool]) {
+    loop {
+        let mut changed = false;
+        for q in 0..projects.len() {
+            if projects[q].test.is_some() || packable[q] {
+                continue;
+            }
+            let mut referrers = projects.iter().filter(|p| p.references.contains(&q));
+            let first = referrers.next();
+            if first.is_some_and(|p| p.test.is_some()) && referrers.all(|p| p.test.is_some()) {
+                projects[q].test = Some(TestEvidence::ReferencedByTests);
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
 fn implicit_project(root: &Path, sources: Vec<PathBuf>) -> Project {
     Project {
         name: root
             .file_name()
             .map_or_else(|| "files".to_owned(), |n| n.to_string_lossy().into_owned()),
         path: None,
+        builds: vec![Build {
+            target_framework: None,
+            sources: sources.clone(),
+            defines: Vec::new(),
+            references: Vec::new(),
+            global_usings: Vec::new(),
+        }],
         sources,
         references: Vec::new(),
         defines: Vec::new(),
-        frameworks: Vec::new(),
         lang_version: None,
         target_frameworks: Vec::new(),
         global_usings: Vec::new(),
@@ -127,6 +215,7 @@ fn implicit_project(root: &Path, sources: Vec<PathBuf>) -> Project {
         is_sdk_style: false,
         assembly_name: None,
         root_namespace: None,
+        test: None,
     }
 }
 
@@ -217,28 +306,44 @@ fn merge(
     let mut sources: Vec<PathBuf> = Vec::new();
     let mut references: Vec<Reference> = Vec::new();
     let mut global_usings = Vec::new();
-    let mut frameworks: Vec<FrameworkDefines> = Vec::new();
+    let mut builds: Vec<Build> = Vec::new();
+    let mut build_references: Vec<Vec<PathBuf>> = Vec::new();
     let mut target_frameworks = Vec::new();
     for evaluation in &evaluations {
-        if evaluation.compiles {
-            sources.extend(
-                evaluation
-                    .compile
-                    .iter()
-                    .filter(|f| path::extension_lowercase(f) == "cs")
-                    .cloned(),
-            );
-        }
+        let mut build_sources: Vec<PathBuf> = if evaluation.compiles {
+            evaluation
+                .compile
+                .iter()
+                .filter(|f| path::extension_lowercase(f) == "cs")
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        build_sources.sort();
+        build_sources.dedup();
+        sources.extend(build_sources.iter().cloned());
         for reference in &evaluation.references {
             if !references.iter().any(|r| r.path == reference.path) {
                 references.push(reference.clone());
             }
         }
-        if evaluation.sdk_style {
-            for using in &evaluation.usings {
-                if !global_usings.contains(using) {
-                    global_usings.push(using.clone());
-                }
+        build_references.push(
+            evaluation
+                .references
+                .iter()
+                .filter(|r| r.output_assembly)
+                .map(|r| r.path.clone())
+                .collect(),
+        );
+        let build_usings = if evaluation.sdk_style {
+            evaluation.usings.clone()
+        } else {
+            Vec::new()
+        };
+        for using in &build_usings {
+            if !global_usings.contains(using) {
+                global_usings.push(using.clone());
             }
         }
         let tfm = target_framework(evaluation);
@@ -248,17 +353,20 @@ fn merge(
         {
             target_frameworks.push(tfm.clone());
         }
-        frameworks.push(FrameworkDefines {
+        builds.push(Build {
             target_framework: tfm,
+            sources: build_sources,
             defines,
+            references: Vec::new(),
+            global_usings: build_usings,
         });
         notes.extend(evaluation.notes.iter().cloned());
     }
     sources.sort();
     sources.dedup();
-    let mut all_defines: Vec<String> = frameworks
+    let mut all_defines: Vec<String> = builds
         .iter()
-        .flat_map(|f| f.defines.iter().cloned())
+        .flat_map(|b| b.defines.iter().cloned())
         .collect();
     all_defines.sort();
     all_defines.dedup();
@@ -290,7 +398,7 @@ fn merge(
             sources,
             references: Vec::new(),
             defines: all_defines,
-            frameworks,
+            builds,
             lang_version: first_set("LangVersion"),
             target_frameworks,
             global_usings,
@@ -298,10 +406,64 @@ fn merge(
             is_sdk_style: outer.sdk_style,
             assembly_name: first_set("AssemblyName"),
             root_namespace: first_set("RootNamespace"),
+            test: test_evidence(outer, &evaluations),
         },
         references,
+        build_references,
+        packable: !std::iter::once(outer).chain(&evaluations).any(|e| {
+            e.props
+                .value("IsPackable")
+                .trim()
+                .eq_ignore_ascii_case("false")
+        }),
         notes,
     }
+}
+
+/// Packages (or, in a legacy project, assemblies) of the test frameworks
+/// whose reference makes a project test code: names, or prefixes ending in `.`.
+const TEST_FRAMEWORKS: &[&str] = &[
+    "Microsoft.NET.Test.Sdk",
+    "xunit",
+    "xunit.",
+    "NUnit",
+    "NUnit.",
+    "NUnit3TestAdapter",
+    "NUnitLite",
+    "MSTest",
+    "MSTest.",
+    "Microsoft.VisualStudio.TestPlatform.TestFramework",
+    "Microsoft.VisualStudio.QualityTools.UnitTestFramework",
+    "TUnit",
+    "TUnit.",
+];
+
+fn is_test_framework(name: &str) -> bool {
+    TEST_FRAMEWORKS.iter().any(|known| {
+        if known.ends_with('.') {
+            name.len() > known.len()
+                && name
+                    .get(..known.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(known))
+        } else {
+            name.eq_ignore_ascii_case(known)
+        }
+    })
+}
+
+/// The first of the signals that make a project test code: `IsTestProject`
+/// set to true (by any build), a test framework's package, SDK (`MSTest.Sdk`)
+/// or assembly. `IsTestProject=false` is no signal: test libraries that are
+/// not run themselves set it.
+fn test_evidence(outer: &Evaluation, evaluations: &[Evaluation]) -> Option<TestEvidence> {
+    let all = || std::iter::once(outer).chain(evaluations);
+    if all().any(|e| e.props.is_true("IsTestProject")) {
+        return Some(TestEvidence::IsTestProject);
+    }
+    all()
+        .flat_map(|e| e.sdks.iter().chain(&e.packages))
+        .find(|name| is_test_framework(name))
+        .map(|name| TestEvidence::Framework(name.clone()))
 }
 
 /// The evaluation's target framework: `TargetFramework`, or for legacy

@@ -9,6 +9,9 @@ pub const DISPOSAL_METHODS: [&str; 4] = [DISPOSE, DISPOSE_ASYNC, "Close", "Dispo
 
 /// The method of `System.IDisposable`.
 pub const DISPOSE: &str = "Dispose";
+/// The try pattern's prefix: `bool TryTake(out T item)` leaves `item` unset when
+/// it returns `false`.
+pub const TRY_PREFIX: &str = "Try";
 
 /// The method of `System.IAsyncDisposable`.
 pub const DISPOSE_ASYNC: &str = "DisposeAsync";

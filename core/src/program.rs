@@ -244,6 +244,9 @@ pub struct ParamDef {
     /// owning it. Source constructors get the same fact from their bodies
     /// (`crate::summarize`).
     pub stored_as: Option<String>,
+    /// An `out` parameter of the try pattern (`bool TryTake(out T item)`):
+    /// when the method returns `false` it holds no value.
+    pub unset_when_false: bool,
     pub default: Option<Const>,
     pub span: Option<Span>,
 }
@@ -259,6 +262,7 @@ impl ParamDef {
             must_call_alias: None,
             collection_element: false,
             stored_as: None,
+            unset_when_false: false,
             default: None,
             span: None,
         }

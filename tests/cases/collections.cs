@@ -3,7 +3,7 @@
 // (a field whose elements the class's must-call method disposes, a local collection
 // disposed element-wise on every path before it goes out of scope, a container whose
 // Add takes ownership), and otherwise reported once at the store (RLC0005).
-// cases: 20
+// cases: 24
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -287,5 +287,48 @@ public static class CollectionUsers
     public static int DequeueTakes(System.Collections.Concurrent.ConcurrentQueue<Stream> pending)
     {
         return pending.TryDequeue(out var s) ? s.ReadByte() : -1; // expect: RLC0001
+    }
+
+    // CASE: a pool: when TryTake fails its `out` value is null, so replacing it with a
+    // fresh stream loses nothing.
+    public static Stream TakeOrOpen(System.Collections.Concurrent.ConcurrentBag<Stream> pool, string path)
+    {
+        if (!pool.TryTake(out var s))
+        {
+            s = File.OpenRead(path);
+        }
+        return s;
+    }
+
+    // CASE: the program's own try pattern gets the same reading.
+    public static Stream ReuseOrOpen(string path)
+    {
+        if (!TryReuse(path, out var s))
+        {
+            s = File.OpenRead(path);
+        }
+        return s;
+    }
+
+    private static bool TryReuse(string path, out Stream s)
+    {
+        s = path.Length > 0 ? File.OpenRead(path) : null;
+        return s != null;
+    }
+
+    // CASE: a taken element dropped on the success path is still lost.
+    public static bool TakeAndDrop(System.Collections.Concurrent.ConcurrentBag<Stream> pool)
+    {
+        return pool.TryTake(out var s); // expect: RLC0001
+    }
+
+    // CASE: a dictionary keyed by resources returned to the caller keeps keys and values.
+    public static Dictionary<Stream, Stream> Pairs(string a, string b)
+    {
+        var map = new Dictionary<Stream, Stream>();
+        var key = File.OpenRead(a);
+        var value = File.OpenRead(b);
+        map.Add(key, value);
+        return map;
     }
 }

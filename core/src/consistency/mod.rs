@@ -547,7 +547,10 @@ impl<'c, 'a> Engine<'c, 'a> {
                     Cond::Opaque => true,
                 };
                 let take_false = match cond {
-                    Cond::Bool(v) => cx.bools.edge_feasible(cx.body, n, *v, false),
+                    Cond::Bool(v) => {
+                        cx.bools.edge_feasible(cx.body, n, *v, false)
+                            && !self.unset_when_false(*v, &fact)
+                    }
                     _ => true,
                 };
                 if take_true {
@@ -563,6 +566,25 @@ impl<'c, 'a> Engine<'c, 'a> {
                 }
             }
         }
+    }
+
+    /// Whether `fact` is the `out` value of a try-pattern call whose `bool`
+    /// result is `v`: on `false` the callee gave nothing.
+    fn unset_when_false(&self, v: VarId, fact: &Fact) -> bool {
+        let cx = self.cx;
+        let ob = &self.obligations[fact.obligation as usize];
+        if ob.kind != ObligationKind::OutArg {
+            return false;
+        }
+        let Stmt::Call(call) = &cx.body.node(ob.node).stmt else {
+            return false;
+        };
+        call.dst == Some(v)
+            && call.args.iter().any(|a| {
+                a.value.var() == ob.var
+                    && ownership::callee_param(cx.program, call, a.param)
+                        .is_some_and(|p| p.unset_when_false)
+            })
     }
 
     /// Propagates along the exceptional edge if the exception model believes it

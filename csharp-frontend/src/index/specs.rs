@@ -615,6 +615,10 @@ pub(super) fn method_def(
         }
     }
     let mut ownership_condition = None;
+    // `bool TryX(.., out T value)`: the .NET convention says `value` is
+    // default when it returns `false`.
+    let try_pattern = p.name.starts_with(vocabulary::TRY_PREFIX)
+        && p.ret.def().is_some_and(|t| Some(t) == index.well_known.boolean);
     let params: Vec<ParamDef> = p
         .params
         .iter()
@@ -652,6 +656,7 @@ pub(super) fn method_def(
                 must_call_alias,
                 collection_element,
                 stored_as,
+                unset_when_false: try_pattern && pd.modifier == ParamModifier::Out,
                 default: pd.default.as_ref().map(const_of),
                 span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
             }

@@ -3,7 +3,7 @@
 // (RLC0009); constructors are exempt for the first assignment; callers of a
 // [CreatesMustCallFor] method get a new obligation. Variables: reassigning the last
 // reference to an undisposed value is reported at the assignment (RLC0004 too).
-// cases: 19
+// cases: 21
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -171,6 +171,28 @@ public static class Callers
         using var r = new Reopenable(path);
         r.Reopen();
     }
+
+    // CASE: re-arming a borrowed object (a parameter this method does not own) leaves
+    // the obligation with its owner, who disposes it at the end of its life.
+    public static void ReopenBorrowed(Reopenable r)
+    {
+        r.Reopen();
+    }
+
+    // CASE: the same through a field of another object.
+    public static void ReopenHeld(Holder h)
+    {
+        h.Current.Reopen();
+    }
+}
+
+public sealed class Holder : IDisposable
+{
+    [Owning] private readonly Reopenable _current;
+    public Holder(string path) => _current = new Reopenable(path);
+    public Reopenable Current => _current;
+    [Calls("_current", "Dispose")]
+    public void Dispose() => _current.Dispose();
 }
 
 public static class VariablesReassigned

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 21
+// cases: 23
 using System;
 using System.IO;
 
@@ -275,4 +275,33 @@ public class Fixture : FixtureBase
     public override void Run()
     {
     }
+}
+
+// CASE: an `out` parameter filled only from a field lends it (`[NotOwning]` inferred, as
+// the library's TryGetValue): the caller must not dispose it.
+public sealed class CachedStream : IDisposable
+{
+    private readonly Stream _cached = File.OpenRead("cache.bin");
+
+    public bool TryGetCached(out Stream stream)
+    {
+        stream = _cached;
+        return stream.CanRead;
+    }
+
+    public int Peek() => TryGetCached(out var s) ? s.ReadByte() : -1;
+
+    public void Dispose() => _cached.Dispose();
+}
+
+// CASE: an `out` parameter filled with a fresh stream hands it over: the caller owns it.
+public static class OutHandsOver
+{
+    private static bool TryOpen(string path, out Stream stream)
+    {
+        stream = File.OpenRead(path);
+        return true;
+    }
+
+    public static int First(string path) => TryOpen(path, out var s) ? s.ReadByte() : -1; // expect: RLC0001
 }

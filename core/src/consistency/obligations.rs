@@ -2,7 +2,9 @@
 //! kind each is, and which transfers discharge each kind.
 
 use super::{Engine, Fact, Loss};
-use crate::ir::{BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId};
+use crate::ir::{
+    BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
+};
 use crate::ownership;
 use crate::program::{ParamMode, Provenance, Target};
 use crate::resource_alias::{Alias, Condition, FieldKey, condition_at, wrapped_by};
@@ -301,7 +303,10 @@ impl Engine<'_, '_> {
                     Target::Field(_) => false,
                 })
             });
-            if own {
+            // Re-arming an object this method only borrows (a parameter it does
+            // not own, a field, a getter's result) is its owner's business: the
+            // owner disposes it at the end of its life, after any re-arming.
+            if own || !may_own(cx, var) {
                 continue;
             }
             let ob = cx
@@ -321,6 +326,40 @@ impl Engine<'_, '_> {
             }
         }
     }
+}
+
+/// Whether `var` may hold a value this method owns: anything but a parameter
+/// it does not own, a captured variable, or a borrowed value (a field, an
+/// element, a not-owning result), followed through single-definition copies.
+fn may_own(cx: &crate::facts::BodyFacts<'_>, var: VarId) -> bool {
+    let mut v = var;
+    for _ in 0..16 {
+        match cx.body.vars.get(v.index()).map(|x| &x.kind) {
+            Some(VarKind::Param(i)) => {
+                return cx
+                    .method
+                    .and_then(|m| m.params.get(*i as usize))
+                    .is_none_or(ownership::param_is_owning);
+            }
+            Some(VarKind::Captured) => return false,
+            Some(VarKind::This) | None => return true,
+            Some(VarKind::Local | VarKind::Temp) => {}
+        }
+        match cx.single_def(v) {
+            Some(Stmt::Copy {
+                src: Operand::Var(s),
+                ..
+            }) => v = *s,
+            Some(Stmt::Load { .. } | Stmt::Element { .. } | Stmt::Opaque { owning: false, .. }) => {
+                return false;
+            }
+            Some(Stmt::Call(call)) if call.dst == Some(v) => {
+                return ownership::call_result_owning(cx.program, call);
+            }
+            _ => return true,
+        }
+    }
+    true
 }
 
 /// The caller's variable a `[CreatesMustCallFor]` target names.

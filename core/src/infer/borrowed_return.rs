@@ -16,6 +16,10 @@
 //! `GetInfrastructure<T>()` its argument's `Instance`: the instantiation may
 //! well be disposable, while on a getter of the class's own state the spec
 //! would be noise.
+//!
+//! The same holds for `out` parameters: one the method only ever fills with
+//! values it does not own (`bool TryGetCached(out Stream s) { s = _cache; .. }`)
+//! gets `[NotOwning]`, as the library's `TryGetValue` has.
 
 use rustc_hash::FxHashSet;
 
@@ -23,7 +27,7 @@ use crate::facts::Definitions;
 use crate::ir::{Body, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
-use crate::program::{Const, InferRule, MethodDef, MethodKind, Ownership, Program};
+use crate::program::{Const, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program};
 use crate::span::Span;
 
 pub(super) const RULE: InferRule = InferRule::BorrowedReturn;
@@ -61,6 +65,40 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         return None;
     }
     first.map(|n| body.node(n).span)
+}
+
+/// The `out` parameters of `body`'s method that only ever receive borrowed
+/// values, each with the first assignment as evidence.
+pub(super) fn borrowed_out_params(
+    p: &Program,
+    types: &MustCallTypes,
+    body: &Body,
+) -> Vec<(u32, Span)> {
+    let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
+        return Vec::new();
+    };
+    if md.kind != MethodKind::Ordinary || md.is_abstract || !md.has_body {
+        return Vec::new();
+    }
+    let defs = Definitions::of(body);
+    let mut found = Vec::new();
+    for (i, param) in md.params.iter().enumerate() {
+        if param.mode != ParamMode::Out
+            || param.ownership != Ownership::Default
+            || types.of_value(&param.ty).is_none()
+        {
+            continue;
+        }
+        let Some(v) = body.param_var(i as u32) else {
+            continue;
+        };
+        if let Some(Source::Borrowed { .. }) = borrowed(p, md, body, &defs, v)
+            && let Some(first) = defs.all(v).iter().min()
+        {
+            found.push((i as u32, body.node(*first).span));
+        }
+    }
+    found
 }
 
 /// Where the values a variable may hold come from, when the method owns none.
@@ -101,6 +139,12 @@ fn borrowed(
         let var = body.vars.get(v.index())?;
         match var.kind {
             VarKind::This => any = true,
+            // What an `out` parameter holds is what the method assigns it.
+            VarKind::Param(i)
+                if md
+                    .params
+                    .get(i as usize)
+                    .is_some_and(|p| p.mode == ParamMode::Out) => {}
             VarKind::Param(i) => {
                 if md.params.get(i as usize).is_none_or(param_is_owning) {
                     return None;

@@ -742,6 +742,12 @@ impl State {
             if overridden.contains(&m) {
                 continue;
             }
+            for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
+                let rule = borrowed_return::RULE;
+                self.p.methods[m.index()].params[i as usize].ownership =
+                    Ownership::NotOwning(inferred(rule, span));
+                self.record(SpecTarget::Param(m, i), InferredAttr::NotOwning, rule, span);
+            }
             let Some(span) = borrowed_return::evidence(&self.p, types, body) else {
                 continue;
             };

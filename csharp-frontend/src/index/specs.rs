@@ -618,7 +618,9 @@ pub(super) fn method_def(
     // `bool TryX(.., out T value)`: the .NET convention says `value` is
     // default when it returns `false`.
     let try_pattern = p.name.starts_with(vocabulary::TRY_PREFIX)
-        && p.ret.def().is_some_and(|t| Some(t) == index.well_known.boolean);
+        && p.ret
+            .def()
+            .is_some_and(|t| Some(t) == index.well_known.boolean);
     let params: Vec<ParamDef> = p
         .params
         .iter()

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 23
+// cases: 25
 using System;
 using System.IO;
 
@@ -304,4 +304,31 @@ public static class OutHandsOver
     }
 
     public static int First(string path) => TryOpen(path, out var s) ? s.ReadByte() : -1; // expect: RLC0001
+}
+
+public interface IHasStream
+{
+    Stream GetStream();
+}
+
+// CASE: every implementation of an interface method lends a field, so a call through
+// the interface lends too (`[return: NotOwning]` inferred on the interface method).
+public sealed class StreamOwner : IHasStream, IDisposable
+{
+    private readonly Stream _stream = File.OpenRead("owned.bin");
+    Stream IHasStream.GetStream() => _stream;
+    public void Dispose() => _stream.Dispose();
+    public static int Peek(IHasStream holder) => holder.GetStream().ReadByte();
+}
+
+public interface IOpener
+{
+    Stream Open(string path);
+}
+
+// CASE: an implementation that creates keeps the interface method owning.
+public sealed class FileOpener : IOpener
+{
+    public Stream Open(string path) => File.OpenRead(path);
+    public static int First(IOpener opener, string path) => opener.Open(path).ReadByte(); // expect: RLC0001
 }

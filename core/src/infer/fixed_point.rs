@@ -753,5 +753,53 @@ impl State {
             };
             self.set_not_owning_return(m, borrowed_return::RULE, span);
         }
+        self.borrowed_abstract_returns(&overridden);
+    }
+
+    /// `[return: NotOwning]` on an abstract or interface method of the program
+    /// whose every implementation in it lends its result (a registry's lookup,
+    /// `GetBaseStream() => _stream`): a call through the interface lends too.
+    fn borrowed_abstract_returns(&mut self, overridden: &FxHashSet<MethodId>) {
+        let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
+        for (i, md) in self.p.methods.iter().enumerate() {
+            for o in &md.overrides {
+                implementations
+                    .entry(*o)
+                    .or_default()
+                    .push(MethodId(i as u32));
+            }
+        }
+        let mut found = Vec::new();
+        for (m, impls) in implementations {
+            let md = self.p.method(m);
+            if !is_source_method(&self.p, m)
+                || !md.is_abstract
+                || md.ret_ownership != Ownership::Default
+                || md.ret_must_call_alias.is_some()
+                || impls.iter().any(|i| overridden.contains(i))
+            {
+                continue;
+            }
+            let lent: Option<Vec<Span>> = impls
+                .iter()
+                .map(|i| {
+                    let d = self.p.method(*i);
+                    match &d.ret_ownership {
+                        Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => {
+                            Some(*evidence)
+                        }
+                        Ownership::NotOwning(_) => d.span,
+                        _ => None,
+                    }
+                })
+                .collect();
+            if let Some(span) = lent.and_then(|spans| spans.into_iter().min()) {
+                found.push((m, span));
+            }
+        }
+        found.sort_by_key(|(m, _)| *m);
+        for (m, span) in found {
+            self.set_not_owning_return(m, borrowed_return::RULE, span);
+        }
     }
 }

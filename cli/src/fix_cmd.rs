@@ -747,20 +747,26 @@ fn range(span: rlc_core::Span) -> TextRange {
     TextRange::new(span.start, span.end)
 }
 
+/// The lowered statements whose span is exactly `span` (a finding's primary).
+fn stmts_at(run: &CheckRun, span: rlc_core::Span) -> impl Iterator<Item = &Stmt> {
+    run.lowered
+        .bodies
+        .iter()
+        .filter(move |b| b.span.file == span.file)
+        .flat_map(|b| b.nodes.iter())
+        .filter(move |n| n.span == span)
+        .map(|n| &n.stmt)
+}
+
 fn leak_request(
     run: &CheckRun,
     program: &Program,
     d: &Diagnostic,
 ) -> Result<(FileId, Request), String> {
     let span = d.primary.span;
-    let call = run
-        .lowered
-        .bodies
-        .iter()
-        .filter(|b| b.span.file == span.file)
-        .flat_map(|b| b.nodes.iter())
-        .find_map(|n| match &n.stmt {
-            Stmt::Call(c) if n.span == span => Some(c),
+    let call = stmts_at(run, span)
+        .find_map(|stmt| match stmt {
+            Stmt::Call(c) => Some(c),
             _ => None,
         })
         .ok_or("the finding is not about a value the code creates or receives from a call")?;
@@ -885,17 +891,12 @@ fn overwrite_request(
     d: &Diagnostic,
 ) -> Result<(FileId, Request), String> {
     let span = d.primary.span;
-    let field = run
-        .lowered
-        .bodies
-        .iter()
-        .filter(|b| b.span.file == span.file)
-        .flat_map(|b| b.nodes.iter())
-        .find_map(|n| match &n.stmt {
+    let field = stmts_at(run, span)
+        .find_map(|stmt| match stmt {
             Stmt::Store {
                 field: rlc_core::ir::FieldRef::Known(f),
                 ..
-            } if n.span == span => Some(*f),
+            } => Some(*f),
             _ => None,
         })
         .and_then(|f| program.get_field(f))

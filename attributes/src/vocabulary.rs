@@ -56,10 +56,13 @@ pub enum SpecAttr {
     /// Library model only: `[StoredAs("Item1")]`, the result keeps the argument
     /// as its member of that name without owning it (`Tuple.Create`).
     StoredAs,
+    /// `System.Diagnostics.CodeAnalysis.DoesNotReturnAttribute` on a method:
+    /// a call to it ends its path as a `throw` does.
+    DoesNotReturn,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 11] = [
+    pub const ALL: [SpecAttr; 12] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -71,6 +74,7 @@ impl SpecAttr {
         SpecAttr::OwnsIf,
         SpecAttr::CollectionElement,
         SpecAttr::StoredAs,
+        SpecAttr::DoesNotReturn,
     ];
 
     /// The attribute's simple name, without the `Attribute` suffix.
@@ -87,6 +91,7 @@ impl SpecAttr {
             SpecAttr::OwnsIf => "OwnsIf",
             SpecAttr::CollectionElement => "CollectionElement",
             SpecAttr::StoredAs => "StoredAs",
+            SpecAttr::DoesNotReturn => "DoesNotReturn",
         }
     }
 

@@ -185,7 +185,7 @@ fn analyze(
     progress.phase("resolve + lower", None);
     // The projects' first compilations, then the others (see
     // `rlc_csharp::frameworks`): lower the files each analyses.
-    let parts: Vec<Lowered> = loaded
+    let mut parts: Vec<Lowered> = loaded
         .stages
         .iter()
         .map(|stage| {
@@ -201,8 +201,12 @@ fn analyze(
     // of the constructors and fields it was derived for.
     for part in &parts {
         rlc_core::ownership::derive_ownership_flags(&mut loaded.index.program, &part.bodies);
+        rlc_core::never_returns::derive(&mut loaded.index.program, &part.bodies);
     }
     seed_ownership_flags(&mut loaded);
+    for part in &mut parts {
+        rlc_core::never_returns::cut_calls(&loaded.index.program, &mut part.bodies);
+    }
     let lower = t.elapsed();
     after("resolve + lower");
     let t = Instant::now();

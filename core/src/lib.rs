@@ -29,6 +29,7 @@ pub mod facts;
 pub mod infer;
 pub mod ir;
 pub mod must_call;
+pub mod never_returns;
 pub mod options;
 pub mod ownership;
 pub mod program;

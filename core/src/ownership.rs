@@ -39,7 +39,10 @@ pub fn call_result_owning(program: &Program, call: &Call) -> bool {
         return true;
     }
     match &call.callee {
-        Callee::Method(m) => program.get_method(*m).is_none_or(MethodDef::returns_owning),
+        // A method that never returns gives no result to own.
+        Callee::Method(m) => program
+            .get_method(*m)
+            .is_none_or(|d| d.returns_owning() && !d.never_returns),
         Callee::Unresolved(_) | Callee::Delegate(_) => true,
     }
 }
@@ -80,11 +83,12 @@ pub fn param_is_owning(param: &ParamDef) -> bool {
 }
 
 /// Whether assigning to this parameter of the analysed method hands the value
-/// to the caller (`out` parameters are owning by default).
-pub fn out_param_of_body(method: Option<&MethodDef>, index: u32) -> bool {
+/// to the caller: `out` and `ref` parameters are owning by default (the caller
+/// reads the variable after the call; it gave up the value it passed in).
+pub fn param_hands_out(method: Option<&MethodDef>, index: u32) -> bool {
     method
         .and_then(|m| m.params.get(index as usize))
-        .is_some_and(|p| p.mode == ParamMode::Out && p.ownership.is_owning(true))
+        .is_some_and(|p| p.mode.is_written() && p.ownership.is_owning(true))
 }
 
 /// The `Dispose(bool disposing)` convention: a method named like one of the

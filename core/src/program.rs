@@ -337,6 +337,9 @@ pub struct MethodDef {
     pub is_async: bool,
     /// Declared `public` (or an interface member): preferred as a class's disposal method.
     pub is_public: bool,
+    /// Never returns normally: `[DoesNotReturn]`, or a body that only throws
+    /// ([`crate::never_returns`]).
+    pub never_returns: bool,
     pub has_body: bool,
     pub span: Option<Span>,
 }
@@ -364,6 +367,7 @@ impl MethodDef {
             is_virtual: false,
             is_async: false,
             is_public: true,
+            never_returns: false,
             has_body: false,
             span: None,
         }

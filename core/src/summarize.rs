@@ -26,7 +26,7 @@ use crate::facts::{
 };
 use crate::ir::{Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
-use crate::program::{FieldId, MethodDef, MethodId, MustCall};
+use crate::program::{FieldId, MethodDef, MethodId, MethodKind, MustCall};
 use crate::resource_alias::Alias;
 
 /// The program-wide summaries.
@@ -294,7 +294,9 @@ fn foreach_collection(
 }
 
 /// Loop headers of the body, each with the collections its loop disposes
-/// element-wise.
+/// element-wise: the element itself, or, for an entry without an obligation
+/// of its own (a dictionary's `KeyValuePair`, `DictionaryEntry`), the member
+/// it holds the resource in (`pair.Value.Dispose()`).
 fn element_disposal_loops(
     facts: &BodyFacts<'_>,
     exceptions: ExceptionModel,
@@ -313,13 +315,30 @@ fn element_disposal_loops(
             let Stmt::Element { dst, collection } = &body.node(m).stmt else {
                 continue;
             };
-            let seeds: Vec<(NodeId, Alias)> = body
-                .node(m)
-                .succ
-                .targets()
-                .map(|t| (t, Alias::Var(*dst)))
-                .collect();
-            if verify(facts, exceptions, &seeds, &disposal_of(facts, *dst)) == Verdict::Guaranteed {
+            let seed = |alias: Alias| -> Vec<(NodeId, Alias)> {
+                body.node(m)
+                    .succ
+                    .targets()
+                    .map(|t| (t, alias))
+                    .collect()
+            };
+            let mut held = vec![(Alias::Var(*dst), disposal_of(facts, *dst))];
+            if facts.var_obligation(*dst).is_none() {
+                held.extend(lp.nodes.iter().filter_map(|&l| match &body.node(l).stmt {
+                    Stmt::Load {
+                        dst: member,
+                        base: Some(b),
+                        field,
+                    } if b == dst => Some((
+                        Alias::Path(*dst, facts.fields.key(field)),
+                        disposal_of(facts, *member),
+                    )),
+                    _ => None,
+                }));
+            }
+            if held.into_iter().any(|(alias, must_call)| {
+                verify(facts, exceptions, &seed(alias), &must_call) == Verdict::Guaranteed
+            }) {
                 out.entry(lp.header).or_default().push(*collection);
             }
         }
@@ -355,8 +374,11 @@ fn closure_disposes_captured(
     verify(&inner, exceptions, &seed, &must_call) == Verdict::Guaranteed
 }
 
-/// The field of `this` a variable was loaded from (through copies).
+/// The field of `this` a variable was loaded from (through copies, and
+/// through a getter's view of a collection, as a dictionary's `Values`).
 fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
+    let collection = |v: VarId| facts.body.var(v).ty.element.is_some();
+    let is_view = |v: VarId, of: VarId| collection(v) && collection(of);
     let mut v = var;
     for _ in 0..16 {
         match facts.single_def(v)? {
@@ -369,6 +391,14 @@ fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
                 field: FieldRef::Known(f),
                 ..
             } if Some(*b) == facts.this => return Some(*f),
+            Stmt::Load { base: Some(b), .. } if is_view(v, *b) => v = *b,
+            Stmt::Call(call)
+                if call.receiver.is_some_and(|r| is_view(v, r))
+                    && matches!(call.callee, Callee::Method(m)
+                        if facts.program.get_method(m).is_some_and(|d| d.kind == MethodKind::Getter)) =>
+            {
+                v = call.receiver?;
+            }
             _ => return None,
         }
     }

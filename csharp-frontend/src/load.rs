@@ -657,10 +657,13 @@ pub struct InternalError {
 /// Resolves and lowers every body of every source type (and top-level statements),
 /// in parallel. Bodies come out in a deterministic order.
 /// Also derives what the bodies state about ownership that the declarations
-/// do not (the program's own `leaveOpen` wrappers), into `index.program`.
+/// do not (the program's own `leaveOpen` wrappers), into `index.program`,
+/// and which methods never return (their calls then end like a `throw`).
 pub fn lower_all(index: &mut Index) -> Lowered {
-    let out = lower_where(index, |_| true);
+    let mut out = lower_where(index, |_| true);
     rlc_core::ownership::derive_ownership_flags(&mut index.program, &out.bodies);
+    rlc_core::never_returns::derive(&mut index.program, &out.bodies);
+    rlc_core::never_returns::cut_calls(&index.program, &mut out.bodies);
     out
 }
 

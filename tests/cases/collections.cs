@@ -3,7 +3,7 @@
 // (a field whose elements the class's must-call method disposes, a local collection
 // disposed element-wise on every path before it goes out of scope, a container whose
 // Add takes ownership), and otherwise reported once at the store (RLC0005).
-// cases: 24
+// cases: 27
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -330,5 +330,56 @@ public static class CollectionUsers
         var value = File.OpenRead(b);
         map.Add(key, value);
         return map;
+    }
+}
+
+public sealed class DictionaryOwners : IDisposable
+{
+    private readonly Dictionary<string, Stream> _byEntry = new();
+    private readonly Dictionary<string, Stream> _byValues = new();
+    private readonly System.Collections.Hashtable _table = new();
+
+    // CASE: a dictionary whose entries are disposed through `pair.Value`, one whose
+    // `Values` are disposed, and a `Hashtable` whose entries' values are disposed.
+    public void Add(string key, string path)
+    {
+        _byEntry.Add(key, File.OpenRead(path));
+        _byValues[key] = File.OpenRead(path);
+        _table[key] = File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        foreach (var pair in _byEntry)
+            pair.Value.Dispose();
+        foreach (var s in _byValues.Values)
+            s.Dispose();
+        foreach (System.Collections.DictionaryEntry e in _table)
+            (e.Value as Stream)?.Dispose();
+    }
+}
+
+public sealed class DictionaryNotDisposed : IDisposable
+{
+    private readonly Dictionary<string, Stream> _map = new();
+    private readonly System.Collections.Hashtable _table = new();
+
+    // CASE: reading each entry's key disposes nothing.
+    public void Add(string key, string path)
+    {
+        _map.Add(key, File.OpenRead(path)); // expect: RLC0005
+    }
+
+    // CASE: a `Hashtable` cleared without disposing its values.
+    public void Put(string key, string path)
+    {
+        _table[key] = File.OpenRead(path); // expect: RLC0005
+    }
+
+    public void Dispose()
+    {
+        foreach (var pair in _map)
+            Console.WriteLine(pair.Key);
+        _table.Clear();
     }
 }

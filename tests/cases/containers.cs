@@ -5,7 +5,7 @@
 // member (`pair.Item1.Dispose()`), and it goes wherever the container goes (returned,
 // stored, captured). A container that is dropped with an undisposed member leaks it,
 // reported at the allocation.
-// cases: 17
+// cases: 20
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -97,6 +97,30 @@ public static class Uses
     {
         var t = (Stream: File.OpenRead(a), Name: a);
         t.Stream.Dispose();
+    }
+
+    // CASE: a tuple element takes the name of the local it was made from (`b.a`).
+    public static void InferredElementNameDisposed(string path)
+    {
+        var a = File.OpenRead(path);
+        var b = (a, 0);
+        b.a.Dispose();
+    }
+
+    // CASE: a tuple assigned to an `out` parameter hands its items to the caller.
+    public static void TupleToOut(string path, out (Stream, Stream) pair)
+    {
+        var a = File.OpenRead(path);
+        var b = File.OpenRead(path);
+        pair = (a, b);
+    }
+
+    // CASE: a tuple local assigned to a `ref` parameter, likewise.
+    public static void TupleLocalToRef(string path, ref (Stream, int) pair)
+    {
+        var a = File.OpenRead(path);
+        var t = (a, 1);
+        pair = t;
     }
 
     // CASE: a tuple literal dropped with its resource.

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 25
+// cases: 29
 using System;
 using System.IO;
 
@@ -331,4 +331,81 @@ public sealed class FileOpener : IOpener
 {
     public Stream Open(string path) => File.OpenRead(path);
     public static int First(IOpener opener, string path) => opener.Open(path).ReadByte(); // expect: RLC0001
+}
+
+// CASE: get-or-create: a value created and kept in the object's cache is lent to the
+// caller (`[return: NotOwning]`), and so is what an `out` parameter receives from it.
+public sealed class StreamCache : IDisposable
+{
+    private readonly System.Collections.Generic.Dictionary<string, Stream> _cache = new();
+
+    public Stream Get(string path)
+    {
+        if (!_cache.TryGetValue(path, out var s))
+        {
+            s = File.OpenRead(path);
+            _cache[path] = s;
+        }
+        return s;
+    }
+
+    public void Select(string path, out Stream s) => s = Get(path);
+
+    public long Size(string path)
+    {
+        Select(path, out var s);
+        return s.Length;
+    }
+
+    public void Dispose()
+    {
+        foreach (var s in _cache.Values)
+            s.Dispose();
+    }
+}
+
+// CASE: lazily created into a field, then returned: lent as well.
+public sealed class LazyStream : IDisposable
+{
+    private Stream? _stream;
+
+    public Stream Stream()
+    {
+        var s = _stream;
+        if (s == null)
+        {
+            s = File.OpenRead("lazy.bin");
+            _stream = s;
+        }
+        return s;
+    }
+
+    public int Peek() => Stream().ReadByte();
+
+    public void Dispose() => _stream?.Dispose();
+}
+
+// CASE: a factory that keeps nothing hands its result over.
+public sealed class NotKept
+{
+    private readonly System.Collections.Generic.List<string> _names = new();
+
+    public Stream Open(string path)
+    {
+        var s = File.OpenRead(path);
+        _names.Add(path);
+        return s;
+    }
+
+    public int Peek(string path) => Open(path).ReadByte(); // expect: RLC0001
+}
+
+// CASE: a method that returns an alias of a field through a library method that
+// returns a resource alias (`Stream.Synchronized`) lends the field.
+public sealed class SynchronizedView : IDisposable
+{
+    private readonly Stream _inner = File.OpenRead("view.bin");
+    public Stream View() => Stream.Synchronized(_inner);
+    public int Peek() => View().ReadByte();
+    public void Dispose() => _inner.Dispose();
 }

@@ -1,7 +1,7 @@
 // Case family: lightweight ownership transfer (paper section 3): owning returns,
 // [Owning] and unannotated parameters, [return: NotOwning], out parameters, property
 // getters, and constructors that store an argument into an [Owning] field.
-// cases: 26
+// cases: 28
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -189,6 +189,20 @@ public static class OwnershipTransfer
     {
         TryOpen(path, out var stream);
         stream?.Dispose();
+    }
+
+    // CASE: a `ref` parameter assigned a new stream hands it to the caller, as `out`
+    // does: the caller reads its variable after the call.
+    public static void ReopenRef(string path, ref Stream stream)
+    {
+        stream = File.OpenRead(path);
+    }
+
+    // CASE: a stream created for a `ref` parameter but never assigned to it leaks.
+    public static void RefParameterNotAssigned(string path, ref Stream stream)
+    {
+        var other = File.OpenRead(path); // expect: RLC0001
+        stream.ReadByte();
     }
 
     // CASE: the caller of an out-parameter method forgets what it received.

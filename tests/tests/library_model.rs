@@ -1340,7 +1340,9 @@ fn the_annotations_source_declares_every_attribute() {
         let user_facing = !attr.is_model_only()
             && !matches!(
                 attr,
-                SpecAttr::MustDisposeResource | SpecAttr::HandlesResourceDisposal
+                SpecAttr::MustDisposeResource
+                    | SpecAttr::HandlesResourceDisposal
+                    | SpecAttr::DoesNotReturn
             );
         if user_facing {
             let class = format!("{}Attribute", attr.name());

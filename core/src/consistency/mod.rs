@@ -48,6 +48,7 @@ use rustc_hash::FxHashMap;
 use crate::facts::{BodyFacts, BodySummaries, Summaries};
 use crate::ir::{Callee, Node, NodeId, Stmt, Succ, VarId, VarKind};
 use crate::must_call::MustCallType;
+use crate::never_returns;
 use crate::options::ExceptionModel;
 use crate::ownership;
 use crate::resource_alias::{Alias, FieldKey};
@@ -596,7 +597,7 @@ impl<'c, 'a> Engine<'c, 'a> {
         // A guarantee is about normal returns, but an exception caught inside the
         // method ends in one too, so verification follows believed edges as well;
         // reaching the exceptional exit does not break a guarantee.
-        let believed = matches!(node.stmt, Stmt::Throw(_))
+        let believed = never_returns::always_throws(self.cx.body, n)
             || !self.is_disposal_call(node)
                 && match self.exceptions {
                     ExceptionModel::None => false,
@@ -620,19 +621,22 @@ impl<'c, 'a> Engine<'c, 'a> {
         }
         if !exceptional_exit && kind != ObligationKind::Target {
             let discharges = kind.discharges();
-            let handed_out = fact.aliases.iter().any(|a| match *a {
-                Alias::Var(v) => match cx.body.vars.get(v.index()).map(|v| &v.kind) {
-                    Some(VarKind::Param(i)) => {
-                        discharges.hands_out && ownership::out_param_of_body(cx.method, *i)
-                    }
-                    Some(VarKind::Captured) => true,
-                    _ => false,
-                },
-                // Still held by an owning field of this object.
-                Alias::Path(b, FieldKey::Known(f)) => {
-                    Some(b) == cx.this && cx.program.get_field(f).is_some_and(|d| d.is_owning())
+            // Held by a variable the caller reads after the call.
+            let hands_out = |v: VarId| match cx.body.vars.get(v.index()).map(|v| &v.kind) {
+                Some(VarKind::Param(i)) => {
+                    discharges.hands_out && ownership::param_hands_out(cx.method, *i)
                 }
-                Alias::Path(..) => false,
+                Some(VarKind::Captured) => true,
+                _ => false,
+            };
+            let handed_out = fact.aliases.iter().any(|a| match *a {
+                Alias::Var(v) => hands_out(v),
+                // Still held by an owning field of this object.
+                Alias::Path(b, FieldKey::Known(f)) if Some(b) == cx.this => {
+                    cx.program.get_field(f).is_some_and(|d| d.is_owning())
+                }
+                // A member of a tuple or object handed to the caller.
+                Alias::Path(b, _) => hands_out(b),
             });
             if handed_out {
                 return self.discharge(fact.obligation);

@@ -24,10 +24,11 @@
 use rustc_hash::FxHashSet;
 
 use crate::facts::Definitions;
-use crate::ir::{Body, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ir::{Body, CallKind, Callee, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
 use crate::program::{Const, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program};
+use crate::resource_alias;
 use crate::span::Span;
 
 pub(super) const RULE: InferRule = InferRule::BorrowedReturn;
@@ -132,6 +133,8 @@ fn borrowed(
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
     let mut stack = vec![v];
     let (mut any, mut from_call) = (false, false);
+    // A value created here: lent only if the object keeps it too.
+    let mut created = false;
     while let Some(v) = stack.pop() {
         if !seen.insert(v) {
             continue;
@@ -171,8 +174,16 @@ fn borrowed(
                 }
                 Stmt::Element { .. } | Stmt::Opaque { owning: false, .. } => any = true,
                 Stmt::Call(call) if call.dst == Some(v) => {
+                    // A method's resource alias (`Task.FromResult(x)`) is
+                    // borrowed when what it wraps is; a new wrapper is not.
+                    let wrapped = resource_alias::wrapped_by(p, call);
+                    if call.kind != CallKind::New && !wrapped.is_empty() {
+                        stack.extend(wrapped.iter().map(|w| w.var()));
+                        continue;
+                    }
                     if call_result_owning(p, call) {
-                        return None;
+                        created = true;
+                        continue;
                     }
                     any = true;
                     from_call = true;
@@ -189,9 +200,49 @@ fn borrowed(
             }
         }
     }
+    if created {
+        // Get-or-create: `s = new ..; _cache[key] = s; return s;` lends what
+        // the object now owns.
+        if !kept_by_this(p, body, &seen) {
+            return None;
+        }
+        any = true;
+    }
     Some(if any {
         Source::Borrowed { from_call }
     } else {
         Source::Null
+    })
+}
+
+/// Whether one of `vars` is stored into a field of `this`, or into a
+/// collection or property of an object held in one (`this.f = v`,
+/// `this.cache[k] = v`, `this.items.Add(v)`, `this.slot.Value = v`).
+fn kept_by_this(p: &Program, body: &Body, vars: &FxHashSet<VarId>) -> bool {
+    let Some(this) = body.this_var() else {
+        return false;
+    };
+    let held = |c: VarId| {
+        body.nodes.iter().any(
+            |n| matches!(&n.stmt, Stmt::Load { dst, base: Some(b), .. } if *dst == c && *b == this),
+        )
+    };
+    let stored = |o: &Operand| o.var().is_some_and(|u| vars.contains(&u));
+    body.nodes.iter().any(|n| match &n.stmt {
+        Stmt::Store {
+            base: Some(b), src, ..
+        } => *b == this && stored(src),
+        Stmt::StoreElement { collection, src } => stored(src) && held(*collection),
+        Stmt::Call(call) => {
+            let setter = matches!(call.callee, Callee::Method(m)
+                if p.get_method(m).is_some_and(|d| d.kind == MethodKind::Setter));
+            call.receiver.is_some_and(held)
+                && call.args.iter().any(|a| {
+                    stored(&a.value)
+                        && (setter
+                            || callee_param(p, call, a.param).is_some_and(|d| d.collection_element))
+                })
+        }
+        _ => false,
     })
 }

@@ -172,7 +172,8 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> Twins {
 /// Gives the twins of the `compilations` (as [`seed`]) what
 /// [`rlc_core::ownership::derive_ownership_flags`] derived from the bodies
 /// where they are analysed: a constructor's ownership condition and its
-/// field's ownership flag. Returns how many it gave.
+/// field's ownership flag; and what [`rlc_core::never_returns::derive`] found.
+/// Returns how many it gave.
 pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {
     let twins = twins(program, loaded, compilations);
     let mut given = 0;
@@ -180,7 +181,12 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
         match (from, to) {
             (Decl::Method(a), Decl::Method(b)) => {
                 let source = program.method(a).ownership_condition.clone();
+                let never_returns = program.method(a).never_returns;
                 let twin = &mut program.methods[b.index()];
+                if never_returns && !twin.never_returns {
+                    twin.never_returns = true;
+                    given += 1;
+                }
                 if twin.ownership_condition.is_none() && source.is_some() {
                     twin.ownership_condition = source;
                     given += 1;

@@ -84,7 +84,8 @@ impl Index {
         }
     }
 
-    /// The element type of an array, a string, or anything implementing `IEnumerable<T>`.
+    /// The element type of an array, a string, anything implementing
+    /// `IEnumerable<T>`, or `object` for the other `IEnumerable`s (`Hashtable`).
     pub fn element_type(&self, ty: &Ty) -> Option<Ty> {
         match ty {
             Ty::Array { elem, .. } => Some((**elem).clone()),
@@ -92,9 +93,18 @@ impl Index {
                 self.well_known.char.map(Ty::named)
             }
             Ty::Named { .. } => {
-                let target = self.well_known.ienumerable_t?;
-                let found = self.find_ancestor(ty, target)?;
-                found.args().first().cloned()
+                let generic = self
+                    .well_known
+                    .ienumerable_t
+                    .and_then(|target| self.find_ancestor(ty, target));
+                match generic {
+                    Some(found) => found.args().first().cloned(),
+                    None => {
+                        let plain = self.well_known.ienumerable?;
+                        self.find_ancestor(ty, plain)?;
+                        self.well_known.object.map(Ty::named)
+                    }
+                }
             }
             _ => None,
         }
@@ -570,6 +580,7 @@ pub(super) fn method_def(
     let mut ret_must_call_alias = None;
     let mut calls = Vec::new();
     let mut creates = Vec::new();
+    let mut never_returns = false;
     for (kind, attr) in spec_attrs(p.return_attrs) {
         if kind == SpecAttr::MustCall {
             ret_must_call = Some((
@@ -611,6 +622,7 @@ pub(super) fn method_def(
                     creates.push((t, prov));
                 }
             }
+            SpecAttr::DoesNotReturn => never_returns = true,
             _ => {}
         }
     }
@@ -697,6 +709,7 @@ pub(super) fn method_def(
             || interface,
         is_async: all_mods.contains(Modifiers::ASYNC),
         is_public: interface || all_mods.contains(Modifiers::PUBLIC),
+        never_returns,
         has_body: p.has_body,
         span,
     }

@@ -318,9 +318,13 @@ impl Lowerer<'_> {
                 let Operand::Var(t) = self.opaque(e, false) else {
                     return Operand::Const(Const::Other);
                 };
-                for (i, ((name, _), op)) in items.iter().zip(&ops).enumerate() {
-                    let names = std::iter::once(format!("Item{}", i + 1))
-                        .chain(name.as_ref().map(|n| n.to_string()));
+                for (i, ((name, x), op)) in items.iter().zip(&ops).enumerate() {
+                    // `(a, 0)` names its first element `a`, as C# 7.1 infers.
+                    let name = name
+                        .as_ref()
+                        .map(|n| n.to_string())
+                        .or_else(|| self.projected_name(*x));
+                    let names = std::iter::once(format!("Item{}", i + 1)).chain(name);
                     for member in names {
                         self.store_unknown_member(t, member, op.clone(), range);
                     }
@@ -1312,10 +1316,11 @@ impl Lowerer<'_> {
         );
     }
 
-    /// The member name of an anonymous object's projection initializer
-    /// (`new { x, y.Name }` has members `x` and `Name`).
+    /// The member name a projection gives: `new { x, y.Name }` has members `x`
+    /// and `Name`, and so do the elements of the tuple `(x, y.Name)`.
     fn projected_name(&self, x: ExprId) -> Option<String> {
         match self.hir.exprs.get(x.index())? {
+            Expr::Local(b) => Some(self.hir.binding(*b).name.to_string()),
             Expr::Name { name, .. } => Some(name.to_string()),
             Expr::MemberAccess { name, .. } => Some(name.to_string()),
             _ => None,

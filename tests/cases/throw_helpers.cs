@@ -1,0 +1,105 @@
+// Case family: methods that never return normally. A throw helper (a method whose
+// every path throws, or ends in another such call) and a `[DoesNotReturn]` method end
+// their caller's path as a `throw` does: `_s ?? Fail()` yields no new value from the
+// helper, the code after the call is unreachable, and what is live at the call leaks
+// on that exceptional path exactly as at a `throw`. Only calls that bind to one body
+// qualify: a virtual method that throws may be overridden by one that returns.
+// cases: 9
+using System;
+using System.Diagnostics.CodeAnalysis;
+using System.IO;
+
+namespace Cases.ThrowHelpers;
+
+public sealed class Holder
+{
+    private Stream? _s;
+
+    public void Set(Stream s) => _s = s;
+
+    // CASE: a getter that returns a field or throws lends the field; it creates nothing.
+    internal Stream Current => _s ?? ThrowNone();
+
+    private static Stream ThrowNone() => throw new InvalidOperationException("none");
+
+    // CASE: the caller of such a getter borrows what it returns.
+    public long Length() => Current.Length;
+
+    // CASE: a helper that only calls a throw helper never returns either.
+    internal Stream Checked => _s ?? Fail("checked");
+
+    private static Stream Fail(string what)
+    {
+        ThrowNone();
+        return Stream.Null;
+    }
+}
+
+public static class Callers
+{
+    [DoesNotReturn]
+    private static void Throw(string message) => Environment.FailFast(message);
+
+    private static Stream Unreachable() => throw new NotSupportedException();
+
+    // CASE: `[DoesNotReturn]` on a method: the code after its call is unreachable.
+    public static void AfterDoesNotReturn(string path)
+    {
+        Throw("stop");
+        var fs = File.OpenRead(path);
+        fs.ReadByte();
+    }
+
+    // CASE: a stream open at a throw helper's call leaks on that path, as at a `throw`.
+    public static void LiveAtTheHelper(string path, bool bad)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0002
+        if (bad)
+            Unreachable();
+        fs.Dispose();
+    }
+
+    // CASE: disposing before the helper is called is enough.
+    public static void DisposedBeforeTheHelper(string path, bool bad)
+    {
+        var fs = File.OpenRead(path);
+        if (bad)
+        {
+            fs.Dispose();
+            Unreachable();
+        }
+        fs.Dispose();
+    }
+
+    // CASE: the result of a helper that never returns is never a resource to dispose.
+    public static Stream OrThrow(Stream? s) => s ?? Unreachable();
+}
+
+public class Factory
+{
+    // CASE: a virtual method that throws may be overridden by one that creates.
+    protected virtual Stream Create() => throw new NotImplementedException();
+
+    public void Use()
+    {
+        var s = Create(); // expect: RLC0001
+        s.ReadByte();
+    }
+}
+
+public sealed class Async
+{
+    private static async System.Threading.Tasks.Task<Stream> FailAsync()
+    {
+        await System.Threading.Tasks.Task.Yield();
+        throw new InvalidOperationException();
+    }
+
+    // CASE: an async method that throws returns a faulted task: its call returns.
+    public static void NotAwaited(string path)
+    {
+        var fs = File.OpenRead(path);
+        _ = FailAsync();
+        fs.Dispose();
+    }
+}

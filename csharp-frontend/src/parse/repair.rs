@@ -37,6 +37,21 @@ impl RepairKind {
     /// `M(x) = v` (a ref-returning call assigned to): the parentheses become
     /// brackets, an element access having the same shape.
     pub const CALL_ASSIGN: &'static str = "call-result-assignment";
+    /// `*(T*)p`, `*(p + 1)`: a dereference of a parenthesised operand; the
+    /// `*` becomes `&` (a prefix operator of the same shape). The conversion
+    /// reads the operator from the original text, so the tree says `Deref`.
+    pub const POINTER_DEREF: &'static str = "pointer-dereference";
+    /// `where T : allows ref struct` (C# 13): the anti-constraint becomes
+    /// `new()` and blanks, a constraint the conversion drops like this one.
+    pub const ALLOWS_REF_STRUCT: &'static str = "allows-ref-struct";
+    /// `ref partial struct`: `partial` is blanked; the conversion gives the
+    /// type the `partial` modifier from the original text after `ref`.
+    pub const REF_PARTIAL: &'static str = "ref-partial-struct";
+    /// `extension(Receiver r) { ... }` (C# 14): `extension` becomes `class ext`,
+    /// a nested class whose primary constructor holds the receiver, so the
+    /// members parse and see `r`; the conversion names it `extension`. A
+    /// receiver without a name (`extension(string)`) is blanked.
+    pub const EXTENSION_BLOCK: &'static str = "extension-block";
 }
 
 pub(crate) struct Repaired {
@@ -367,6 +382,34 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                     {
                         push(t.start, renamed(w), RepairKind::QUERY_DISCARD)
                     }
+                    b"allows"
+                        if i > 0
+                            && (is(i - 1, TokKind::Punct, ":")
+                                || is(i - 1, TokKind::Punct, ","))
+                            && is(i + 1, TokKind::Ident, "ref")
+                            && is(i + 2, TokKind::Ident, "struct") =>
+                    {
+                        // `new()` then blanks, line breaks kept (rows must not move).
+                        let end = toks[i + 2].end as usize;
+                        let mut bytes: Vec<u8> = text[t.start as usize..end]
+                            .iter()
+                            .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+                            .collect();
+                        bytes[..5].copy_from_slice(b"new()");
+                        push(t.start, bytes, RepairKind::ALLOWS_REF_STRUCT)
+                    }
+                    b"partial"
+                        if i > 0
+                            && is(i - 1, TokKind::Ident, "ref")
+                            && is(i + 1, TokKind::Ident, "struct") =>
+                    {
+                        push(t.start, vec![b' '; w.len()], RepairKind::REF_PARTIAL)
+                    }
+                    b"extension" => {
+                        for (start, bytes) in extension_block(&toks, text, i) {
+                            push(start, bytes, RepairKind::EXTENSION_BLOCK);
+                        }
+                    }
                     b"field" | b"method" | b"param" | b"property" | b"type" | b"typevar"
                         if i > 0
                             && is(i - 1, TokKind::Punct, "[")
@@ -378,6 +421,9 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                 }
             }
             TokKind::Punct => match t.text(text) {
+                b"*" if is(i + 1, TokKind::Punct, "(") && starts_operand(&toks, text, i) => {
+                    push(t.start, b"&".to_vec(), RepairKind::POINTER_DEREF)
+                }
                 b"?" if adjacent(i)
                     && (is(i + 1, TokKind::Punct, "[")
                         || (is(i + 1, TokKind::Punct, ".")
@@ -435,6 +481,91 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
     }
     edits.sort_by_key(|e| e.start);
     edits.dedup_by_key(|e| e.start);
+    edits
+}
+
+/// Whether token `i` (a `*`) stands where an operand starts, so that it is a
+/// prefix dereference rather than a multiplication: the token before it ends
+/// no operand (an operator, an opening bracket, `return`, the condition of an
+/// `if`, ...).
+fn starts_operand(toks: &[Token], text: &[u8], i: usize) -> bool {
+    let Some(prev) = i.checked_sub(1).and_then(|p| toks.get(p)) else {
+        return true;
+    };
+    match prev.kind {
+        TokKind::Ident => matches!(
+            prev.text(text),
+            b"return" | b"case" | b"throw" | b"in" | b"await" | b"else" | b"do" | b"when"
+        ),
+        TokKind::Number | TokKind::Char | TokKind::Str | TokKind::InterpEnd { .. } => false,
+        TokKind::Punct => match prev.text(text) {
+            b"]" | b"++" | b"--" => false,
+            // `if (c) *(int*)p = 1;`: a statement's head, not an operand.
+            b")" => matching_open(toks, text, i - 1)
+                .and_then(|open| open.checked_sub(1))
+                .and_then(|k| toks.get(k))
+                .is_some_and(|k| {
+                    k.kind == TokKind::Ident
+                        && matches!(
+                            k.text(text),
+                            b"if" | b"while" | b"for" | b"foreach" | b"fixed" | b"lock" | b"using"
+                        )
+                }),
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+/// The edits turning a C# 14 `extension(...)` block header at token `i` into
+/// a nested class with a primary constructor: `extension` becomes
+/// `class ext`, and a receiver without a name has its type blanked. Empty
+/// when the tokens are not such a header (a type member position, an
+/// optional type parameter list, the parameter list, then `{` or `where`).
+fn extension_block(toks: &[Token], text: &[u8], i: usize) -> Vec<(u32, Vec<u8>)> {
+    let punct = |k: usize, s: &str| {
+        toks.get(k)
+            .is_some_and(|t| t.kind == TokKind::Punct && t.text(text) == s.as_bytes())
+    };
+    let member_position = i == 0 || ["{", "}", ";", "]"].iter().any(|p| punct(i - 1, p));
+    if !member_position {
+        return Vec::new();
+    }
+    let mut open = i + 1;
+    if punct(open, "<") {
+        match skip_balanced(toks, text, open, b"<", b">") {
+            Some(next) => open = next,
+            None => return Vec::new(),
+        }
+    }
+    if !punct(open, "(") {
+        return Vec::new();
+    }
+    let Some(after) = skip_balanced(toks, text, open, b"(", b")") else {
+        return Vec::new();
+    };
+    let opens_body = punct(after, "{")
+        || toks
+            .get(after)
+            .is_some_and(|t| t.kind == TokKind::Ident && t.text(text) == b"where");
+    if !opens_body {
+        return Vec::new();
+    }
+    let mut edits = vec![(toks[i].start, b"class ext".to_vec())];
+    // `(T name)`: the last token is the name, after a type's last token.
+    let close = after - 1;
+    let named = close >= open + 3
+        && toks[close - 1].kind == TokKind::Ident
+        && (toks[close - 2].kind == TokKind::Ident
+            || [">", "]", "?", "*"].iter().any(|p| punct(close - 2, p)));
+    if !named && close > open + 1 {
+        let (start, end) = (toks[open + 1].start as usize, toks[close].start as usize);
+        let blank = text[start..end]
+            .iter()
+            .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+            .collect();
+        edits.push((start as u32, blank));
+    }
     edits
 }
 

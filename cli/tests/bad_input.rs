@@ -289,3 +289,66 @@ fn special_and_unreadable_files_are_refused_without_reading_them() {
         assert!(run.stderr.contains("Secret.cs"), "{}", run.stderr);
     }
 }
+
+#[test]
+fn quiet_prints_the_findings_without_the_stats_and_timings_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "Leak.cs",
+        format!("class A {{ void M() {{ {LEAK} }} }}\n"),
+    );
+    let loud = rlc(root, &["check", "--stats", "--timings", "Leak.cs"]);
+    assert_eq!(loud.code, Some(1), "{loud:?}");
+    assert!(
+        loud.stderr.contains("calls resolved:") && loud.stderr.contains("total"),
+        "{loud:?}"
+    );
+    let quiet = rlc(root, &["check", "-q", "--stats", "--timings", "Leak.cs"]);
+    assert_eq!(quiet.code, Some(1), "{quiet:?}");
+    assert!(quiet.stdout.contains("error[RLC0001]"), "{quiet:?}");
+    assert!(
+        !quiet.stderr.contains("calls resolved:") && !quiet.stderr.contains("total"),
+        "{quiet:?}"
+    );
+    // The machine formats keep the statistics in their summary.
+    let json = rlc(
+        root,
+        &["check", "-q", "--stats", "--format", "json", "Leak.cs"],
+    );
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert!(
+        report["summary"]["stats"]["files"].as_u64() == Some(1),
+        "{json:?}"
+    );
+    assert!(!json.stderr.contains("calls resolved:"), "{json:?}");
+}
+
+#[test]
+fn a_finding_on_a_huge_line_shows_a_window_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let data = vec!["1"; 500_000].join(", ");
+    let line = format!(
+        "    static int[] D = {{ {data} }}; void M() {{ {LEAK} }} static int[] E = {{ {data} }};"
+    );
+    write(root, "Big.cs", format!("class A {{\n{line}\n}}\n"));
+    let run = rlc(root, &["check", "Big.cs"]);
+    assert_eq!(run.code, Some(1), "{}", &run.stderr);
+    assert!(run.stdout.len() < 4_000, "{} bytes", run.stdout.len());
+    let col = line.find("new System.IO.FileStream").unwrap() + 1;
+    assert!(
+        run.stdout.contains(&format!("--> Big.cs:2:{col}")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("2 | ..., 1, 1")
+            && run.stdout.contains("static int[] E = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ...\n")
+            && run.stdout.contains("var s = new System.IO.FileStream(")
+            && run.stdout.contains("^^^^"),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,6 +1,7 @@
 //! Output formats. Each is a pure function from the findings, the files they
 //! point into ([`Sources`]) and the run's [`Summary`] to the text to print.
 
+mod excerpt;
 pub mod github;
 pub mod human;
 pub mod json;

@@ -352,3 +352,70 @@ fn a_finding_on_a_huge_line_shows_a_window_of_it() {
         run.stdout
     );
 }
+
+#[test]
+fn utf16_without_a_byte_order_mark_is_read_as_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = format!("// Größe\r\nclass A {{\r\n    void M() {{ {LEAK} }}\r\n}}\r\n");
+    let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    write(root, "Le.cs", le);
+    write(root, "Be.cs", be);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    assert!(
+        has(&found, "RLC0001", "Le.cs") && has(&found, "RLC0001", "Be.cs"),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|(r, _, _)| r == "RLC9003"),
+        "no file is called undecodable: {found:?}"
+    );
+    let leak_line = found
+        .iter()
+        .find(|(r, f, _)| r == "RLC0001" && f.ends_with("Le.cs"))
+        .map(|(_, _, l)| *l);
+    assert_eq!(leak_line, Some(3));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_json_and_sarif() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xE9 1.cs");
+    let source = format!("class A {{ void M() {{ {LEAK} }} }}\n");
+    if std::fs::write(root.join(name), source).is_err() {
+        // A file system that only takes UTF-8 names (APFS): nothing to test.
+        return;
+    }
+    let json = rlc(root, &["check", "--format", "json", "."]);
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let leak = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "RLC0001")
+        .unwrap_or_else(|| panic!("{}", json.stdout));
+    assert_eq!(leak["file"], "caf\u{FFFD} 1.cs", "{leak}");
+    assert_eq!(leak["file_uri"], "caf%E9%201.cs", "{leak}");
+    assert_eq!(leak["labels"][0]["file_uri"], "caf%E9%201.cs", "{leak}");
+    // Names that are UTF-8 have no `file_uri`.
+    assert!(
+        !json.stdout.contains("\"file_uri\": \"/")
+            && report["findings"][0].get("file_uri").is_none(),
+        "{}",
+        json.stdout
+    );
+    let sarif = rlc(root, &["check", "--format", "sarif", "."]);
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("SARIF");
+    let uris: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str())
+        .collect();
+    assert!(uris.contains(&"caf%E9%201.cs"), "{uris:?}");
+}

@@ -175,3 +175,84 @@ fn declarations_inside_conditional_regions_are_annotated_in_place() {
         );
     }
 }
+
+/// A tree an interrupted or older `infer --apply` left: sources that say
+/// `using RlcSharp.Annotations;` without the definitions file, then with an
+/// empty one. A re-run writes the definitions, and the run after that has
+/// nothing to do.
+#[test]
+fn a_rerun_repairs_missing_or_empty_attribute_definitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    write(
+        &repo.join("App/App.csproj"),
+        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+         <TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>",
+    );
+    write(&repo.join("App/Holder.cs"), &holder("Holder"));
+    git(repo, &["init", "-q"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "base"]);
+    let run = rlc(repo, &["infer", "--apply"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let definitions = repo.join("App/RlcSharpAnnotations.cs");
+    let full = std::fs::read_to_string(&definitions).expect("definitions written");
+    assert!(
+        std::fs::read_to_string(repo.join("App/Holder.cs"))
+            .unwrap()
+            .contains("using RlcSharp.Annotations;")
+    );
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "annotated"]);
+
+    // Definitions missing: written again, nothing else changes.
+    git(repo, &["rm", "-q", "App/RlcSharpAnnotations.cs"]);
+    git(repo, &["commit", "-q", "-m", "lost"]);
+    let run = rlc(repo, &["infer", "--apply"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        git(repo, &["status", "--porcelain"]),
+        "?? App/RlcSharpAnnotations.cs\n",
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&definitions).unwrap(), full);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "repaired"]);
+
+    // Empty, and cut short: rewritten in place (the patch modifies the file).
+    for broken in ["", &full[..full.len() / 2]] {
+        std::fs::write(&definitions, broken).unwrap();
+        git(repo, &["commit", "-q", "-am", "broken"]);
+        let patch = rlc(repo, &["infer"]);
+        assert_eq!(patch.code, Some(0), "{}", patch.stderr);
+        assert!(
+            patch.stdout.contains("+++ b/App/RlcSharpAnnotations.cs")
+                && !patch.stdout.contains("new file mode"),
+            "{}",
+            patch.stdout
+        );
+        let run = rlc(repo, &["infer", "--apply"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&definitions).unwrap(), full);
+        git(repo, &["commit", "-q", "-am", "repaired"]);
+    }
+
+    // A complete tree: nothing to do.
+    let run = rlc(repo, &["infer", "--apply"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("nothing to change"), "{}", run.stderr);
+    assert_eq!(git(repo, &["status", "--porcelain"]), "");
+
+    // A file of that name that is someone else's is left alone, with a warning.
+    std::fs::write(&definitions, "// my own notes\nclass Mine { }\n").unwrap();
+    git(repo, &["commit", "-q", "-am", "mine"]);
+    let run = rlc(repo, &["infer", "--apply"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("does not declare the attributes"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(git(repo, &["status", "--porcelain"]), "");
+}

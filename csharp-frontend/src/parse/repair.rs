@@ -52,6 +52,10 @@ impl RepairKind {
     /// members parse and see `r`; the conversion names it `extension`. A
     /// receiver without a name (`extension(string)`) is blanked.
     pub const EXTENSION_BLOCK: &'static str = "extension-block";
+    /// `$$"""{{{x}}}"""`, `$$"""a{"""`: the braces in the text of a raw
+    /// interpolated string with two or more dollars are blanked (before
+    /// parsing: the grammar loses a hole after them without an error).
+    pub const RAW_TEXT_BRACES: &'static str = "raw-interpolation-text-braces";
 }
 
 pub(crate) struct Repaired {
@@ -63,7 +67,9 @@ pub(crate) struct Repaired {
 const MAX_ROUNDS: usize = 3;
 
 pub(crate) fn parse_repaired(text: Cow<[u8]>) -> Option<Repaired> {
-    let (mut text, mut repairs) = rename_async_identifiers(text);
+    let (text, mut repairs) = rename_async_identifiers(text);
+    let (mut text, braces) = blank_braces_in_raw_text(text);
+    repairs.extend(braces);
     let mut tree = super::parse_tree(&text, None)?;
     for _ in 0..MAX_ROUNDS {
         let root = tree.root_node();
@@ -149,6 +155,68 @@ fn rename_async_identifiers(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
     for r in &repairs {
         if let Some(first) = owned.get_mut(r.range.start as usize) {
             *first = b'_';
+        }
+    }
+    (Cow::Owned(owned), repairs)
+}
+
+/// In a raw interpolated string with two or more dollars, single braces are
+/// text (`$$"""{"a": {{x}}}"""` is `{"a": `, then `x`, then `}`), and a run
+/// of more braces than dollars before a hole is text then the hole's opener.
+/// tree-sitter-c-sharp 0.23.5 reads such a run as text and loses the hole
+/// (without an error), and rejects a brace right before the closing quotes.
+/// The text's braces are blanked before parsing; the holes' own stay.
+fn blank_braces_in_raw_text(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
+    if !text.windows(3).any(|w| w == b"$$\"") {
+        return (text, Vec::new());
+    }
+    let toks: Vec<Token> = Lexer::new(&text).collect();
+    let mut strings: Vec<usize> = Vec::new();
+    let mut repairs = Vec::new();
+    for t in &toks {
+        match t.kind {
+            TokKind::InterpStart => {
+                let opener = t.text(&text);
+                let dollars = opener.iter().take_while(|&&b| b == b'$').count();
+                let raw = opener.ends_with(b"\"\"\"");
+                strings.push(if raw { dollars } else { 0 });
+            }
+            TokKind::InterpEnd { .. } => {
+                strings.pop();
+            }
+            TokKind::InterpText if strings.last().is_some_and(|&d| d >= 2) => {
+                let mut run: Option<usize> = None;
+                for (k, &b) in t.text(&text).iter().enumerate() {
+                    let at = t.start as usize + k;
+                    match (matches!(b, b'{' | b'}'), run) {
+                        (true, None) => run = Some(at),
+                        (false, Some(start)) => {
+                            repairs.push(Repair {
+                                range: TextRange::new(start as u32, at as u32),
+                                kind: RepairKind::RAW_TEXT_BRACES,
+                            });
+                            run = None;
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(start) = run {
+                    repairs.push(Repair {
+                        range: TextRange::new(start as u32, t.end),
+                        kind: RepairKind::RAW_TEXT_BRACES,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if repairs.is_empty() {
+        return (text, repairs);
+    }
+    let mut owned = text.into_owned();
+    for r in &repairs {
+        if let Some(bytes) = owned.get_mut(r.range.start as usize..r.range.end as usize) {
+            bytes.fill(b' ');
         }
     }
     (Cow::Owned(owned), repairs)

@@ -208,7 +208,14 @@ fn raw_interpolated_strings_parse() {
     let (d, kinds) = repaired(
         "class C { void M(int x) {\n var a = $\"\"\"He said \"hi\" {x}\"\"\";\n var b = $$\"\"\"{ \"k\": {{x}} }\"\"\";\n var c = $\"\"\"\n    \"q\" {x} \"\"two\"\"\n    #if X\n    \"\"\";\n var d = $\"\"\"\"a\"\"\"{x}\"\"\"\";\n var e = $\"\"\"{(x > 0 ? \"a\" : \"b\")}\"\"\".Length;\n} }",
     );
-    assert!(kinds.is_empty(), "{kinds:?}");
+    // Only the text braces of `$$"""{ ... }"""`.
+    assert_eq!(
+        kinds,
+        [
+            "raw-interpolation-text-braces",
+            "raw-interpolation-text-braces"
+        ]
+    );
     for local in [
         "(local a#1 = (interp x#0))",
         "(local b#2 = (interp x#0))",
@@ -218,4 +225,29 @@ fn raw_interpolated_strings_parse() {
     ] {
         assert!(d.contains(local), "{local} in\n{d}");
     }
+}
+
+#[test]
+fn braces_in_the_text_of_raw_interpolated_strings() {
+    let src = "class C { void M(int X, int Y) {\n var p = $$\"\"\"You are at {{{X}}, {{Y}}}\"\"\";\n var j = $$\"\"\"{\"a\": {{X}}}\"\"\";\n var e = $$\"\"\"a{\"\"\";\n var f = $$$\"\"\"{{{{X:N2}}}}\"\"\";\n var s = $\"{X}{{\";\n} }";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let d = body_dump(&file, src, 0);
+    // The hole after literal braces is kept (the grammar alone loses `X`).
+    assert!(d.contains("(local p#2 = (interp X#0 Y#1))"), "{d}");
+    assert!(d.contains("(local j#3 = (interp X#0))"), "{d}");
+    assert!(d.contains("(local e#4 = (interp))"), "{d}");
+    assert!(d.contains("(local f#5 = (interp X#0))"), "{d}");
+    assert!(d.contains("(local s#6 = (interp X#0))"), "{d}");
+    assert!(
+        file.repairs
+            .iter()
+            .all(|r| r.kind == "raw-interpolation-text-braces"
+                && matches!(
+                    &src[r.range.start as usize..r.range.end as usize],
+                    "{" | "}"
+                )),
+        "{:?}",
+        file.repairs
+    );
 }

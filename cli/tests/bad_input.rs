@@ -419,3 +419,37 @@ fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_json_and_sarif() {
         .collect();
     assert!(uris.contains(&"caf%E9%201.cs"), "{uris:?}");
 }
+
+/// C# the grammar alone rejects or misreads (pointer dereferences of casts,
+/// `allows ref struct`, `ref partial struct`, C# 14 extension blocks, raw
+/// interpolated strings with literal braces): no syntax-error note, and the
+/// leaks in and around them are found.
+#[test]
+fn newer_csharp_syntax_is_read_without_syntax_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let source = format!(
+        "using System.IO;\n\
+         public static class E {{\n\
+         \x20   extension(string s) {{\n\
+         \x20       public int Twice() {{ {LEAK} return s.Length * 2; }}\n\
+         \x20   }}\n\
+         \x20   extension(string) {{ public static int Z() => 1; }}\n\
+         }}\n\
+         public unsafe class P {{\n\
+         \x20   public ref partial struct R {{ }}\n\
+         \x20   float M<T>(T t, byte* b) where T : allows ref struct {{ *(int*)b = 1; {LEAK} return *(float*)b; }}\n\
+         \x20   string N(int x) {{ {LEAK} return $$\"\"\"{{{{{{x}}}}}}\"\"\"; }}\n\
+         }}\n"
+    );
+    write(root, "New.cs", source);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    assert!(!found.iter().any(|(r, _, _)| r == "RLC9001"), "{found:?}");
+    let leaks: Vec<u64> = found
+        .iter()
+        .filter(|(r, _, _)| r == "RLC0001")
+        .map(|(_, _, l)| *l)
+        .collect();
+    assert_eq!(leaks, [4, 10, 11], "{found:?}");
+}

@@ -51,6 +51,7 @@ impl<'s, 'a> Windowed<'s, 'a> {
         ids.sort_unstable();
         ids.dedup();
         let mut files = Vec::new();
+        let mut long = false;
         for id in ids {
             let source = sources.files.get(&id)?;
             let labels: Vec<&Range<usize>> = report
@@ -78,14 +79,35 @@ impl<'s, 'a> Windowed<'s, 'a> {
                 let from = wanted.last().map_or(start, |&l| start.max(l + 1));
                 wanted.extend(from..=end);
             }
+            // Most reports show no long line: find that out without copying.
+            let count = source.lines.line_count();
+            long |= wanted.iter().any(|&line| {
+                let start = source.lines.line_start(line) as usize;
+                let end = if line + 1 < count {
+                    source.lines.line_start(line + 1) as usize
+                } else {
+                    source.text.len()
+                };
+                end.saturating_sub(start) > MAX_LINE
+            });
             let mut points: Vec<usize> = labels.iter().flat_map(|r| [r.start, r.end]).collect();
             points.sort_unstable();
             points.dedup();
-            files.push((
-                id,
-                Excerpt::new(source.text, &source.lines, &wanted, &points),
-            ));
+            files.push((id, wanted, points));
         }
+        if !long {
+            return None;
+        }
+        let files: Vec<(FileId, Excerpt)> = files
+            .into_iter()
+            .filter_map(|(id, wanted, points)| {
+                let source = sources.files.get(&id)?;
+                Some((
+                    id,
+                    Excerpt::new(source.text, &source.lines, &wanted, &points),
+                ))
+            })
+            .collect();
         if files.iter().all(|(_, e)| !e.cut) {
             return None;
         }

@@ -118,7 +118,8 @@ pub struct CheckArgs {
     /// (RLC9005) [default: 1000000, or the config's `method-budget`]
     #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1000..))]
     pub method_budget: Option<u64>,
-    /// Print only the findings: no progress and no summary.
+    /// Print only the findings: no progress, no summary, and no `--stats` or
+    /// `--timings` blocks on standard error.
     #[arg(short, long)]
     pub quiet: bool,
     /// Report only the findings FILE (a baseline written by --write-baseline)

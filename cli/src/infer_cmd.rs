@@ -108,6 +108,52 @@ fn has_definitions(run: &CheckRun, project: usize) -> bool {
     })
 }
 
+/// Whether a project's sources use the attribute namespace that `infer`
+/// imports (`using RlcSharp.Annotations;`, also as a `global using` or a
+/// `<Using>` item), and it does not take the attributes from a package.
+fn uses_annotations(run: &CheckRun, project: usize) -> bool {
+    let Some(p) = run.workspace.projects.get(project) else {
+        return false;
+    };
+    let namespace = annotate::ANNOTATIONS_NAMESPACE;
+    let from_package = p
+        .path
+        .as_deref()
+        .and_then(|csproj| std::fs::read_to_string(csproj).ok())
+        .is_some_and(|text| {
+            text.split("<PackageReference").skip(1).any(|rest| {
+                rest.split('>')
+                    .next()
+                    .is_some_and(|e| e.contains(namespace))
+            })
+        });
+    if from_package {
+        return false;
+    }
+    let using = format!("using {namespace};");
+    p.global_usings
+        .iter()
+        .any(|u| matches!(u, rlc_csharp::project::GlobalUsing::Namespace(n) if n == namespace))
+        || run
+            .index()
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| project_of(run, FileId(*i as u32)) == Some(project))
+            .any(|(_, f)| f.source.text.contains(&using))
+}
+
+/// An attribute definitions file that is empty or cut short (a prefix of the
+/// one `infer` writes): safe to write again.
+fn is_incomplete_definitions(text: &str) -> bool {
+    let text = text.trim_start_matches('\u{feff}').replace("\r\n", "\n");
+    text.trim().is_empty()
+        || (rlc_attributes::ANNOTATIONS_CS
+            .replace("\r\n", "\n")
+            .starts_with(&text)
+            && text.len() < rlc_attributes::ANNOTATIONS_CS.len())
+}
+
 pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     let path = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
     let config = match Config::load(args.config.file.as_deref(), &path) {
@@ -219,22 +265,28 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     for e in &read_errors {
         eprintln!("warning: not annotated: {e}");
     }
-    // The attribute definitions for projects that get attributes but lack them.
+    // The attribute definitions for projects that get attributes but lack
+    // them, and for projects whose sources use them already without the
+    // definitions (an earlier `--apply` stopped before writing them, or they
+    // were deleted): a re-run repairs the tree.
     let mut new_files = Vec::new();
     let mut changed = annotated.changed.clone();
+    let mut rewritten = Vec::new();
     let mut projects: Vec<usize> = edits
         .iter()
         .filter_map(|(f, _)| project_of(&run, *f))
+        .filter(|&p| {
+            annotated
+                .changed
+                .iter()
+                .any(|(path, ..)| run.workspace.projects[p].sources.contains(path))
+        })
+        .chain((0..run.workspace.projects.len()).filter(|&p| uses_annotations(&run, p)))
         .collect();
     projects.sort();
     projects.dedup();
     for p in projects {
-        if has_definitions(&run, p)
-            || !annotated
-                .changed
-                .iter()
-                .any(|(path, ..)| run.workspace.projects[p].sources.contains(path))
-        {
+        if has_definitions(&run, p) {
             continue;
         }
         match definitions_for(&run.workspace.projects[p], &root) {
@@ -242,9 +294,24 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
                 new_files.push(defs.file);
                 changed.extend(defs.project_file);
             }
-            Err(annotate::DefinitionsError::Exists(_)) => {}
+            Err(annotate::DefinitionsError::Exists(path)) => {
+                match std::fs::read_to_string(&path) {
+                    // Empty, or cut short: written again (first, as new files are).
+                    Ok(old) if is_incomplete_definitions(&old) => {
+                        rewritten.push((path, old, rlc_attributes::ANNOTATIONS_CS.to_owned()));
+                    }
+                    _ => eprintln!(
+                        "warning: {} exists but does not declare the attributes; add the attribute definitions by hand",
+                        path.display()
+                    ),
+                }
+            }
             Err(e) => eprintln!("warning: {e}"),
         }
+    }
+    if !rewritten.is_empty() {
+        rewritten.append(&mut changed);
+        changed = rewritten;
     }
     if args.apply && !args.allow_dirty {
         // As `cargo fix`: edits in place only where version control can undo them.
@@ -280,12 +347,22 @@ pub fn run(args: InferArgs, color: ColorChoice) -> ExitCode {
     }
     if args.apply {
         return match annotate::apply_changes(&changed, &new_files) {
+            Ok(()) if changed.is_empty() && new_files.is_empty() => {
+                eprintln!("nothing to change: the inferred attributes are all in the sources");
+                exit::code(Outcome::Done)
+            }
             Ok(()) => {
-                eprintln!(
-                    "added {} attributes in {} files",
-                    inference.specs.len(),
-                    changed.len() + new_files.len()
-                );
+                let files = changed.len() + new_files.len();
+                let files = format!("{files} file{}", if files == 1 { "" } else { "s" });
+                if inference.specs.is_empty() {
+                    // A re-run that only repairs the definitions.
+                    eprintln!("wrote the missing attribute definitions; {files} changed");
+                } else {
+                    eprintln!(
+                        "added {} attributes; {files} changed",
+                        inference.specs.len()
+                    );
+                }
                 exit::code(Outcome::Done)
             }
             Err(e) => fail(&e.to_string()),

@@ -92,10 +92,12 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
     };
     let reported = findings::report(&run, &config, settings.test_code);
     let stats = args.stats.then(|| driver::stats(&run));
-    if let Some(stats) = &stats {
+    // `-q` prints the findings only: the statistics still go in the JSON and
+    // SARIF summaries, not to standard error.
+    if let Some(stats) = stats.as_ref().filter(|_| !args.quiet) {
         eprint!("{}", driver::stats_text(stats));
     }
-    if args.timings {
+    if args.timings && !args.quiet {
         eprint!("{}", render::timings(&run.timings.phases()));
     }
     let mut summary = Summary {

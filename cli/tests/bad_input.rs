@@ -289,3 +289,167 @@ fn special_and_unreadable_files_are_refused_without_reading_them() {
         assert!(run.stderr.contains("Secret.cs"), "{}", run.stderr);
     }
 }
+
+#[test]
+fn quiet_prints_the_findings_without_the_stats_and_timings_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "Leak.cs",
+        format!("class A {{ void M() {{ {LEAK} }} }}\n"),
+    );
+    let loud = rlc(root, &["check", "--stats", "--timings", "Leak.cs"]);
+    assert_eq!(loud.code, Some(1), "{loud:?}");
+    assert!(
+        loud.stderr.contains("calls resolved:") && loud.stderr.contains("total"),
+        "{loud:?}"
+    );
+    let quiet = rlc(root, &["check", "-q", "--stats", "--timings", "Leak.cs"]);
+    assert_eq!(quiet.code, Some(1), "{quiet:?}");
+    assert!(quiet.stdout.contains("error[RLC0001]"), "{quiet:?}");
+    assert!(
+        !quiet.stderr.contains("calls resolved:") && !quiet.stderr.contains("total"),
+        "{quiet:?}"
+    );
+    // The machine formats keep the statistics in their summary.
+    let json = rlc(
+        root,
+        &["check", "-q", "--stats", "--format", "json", "Leak.cs"],
+    );
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert!(
+        report["summary"]["stats"]["files"].as_u64() == Some(1),
+        "{json:?}"
+    );
+    assert!(!json.stderr.contains("calls resolved:"), "{json:?}");
+}
+
+#[test]
+fn a_finding_on_a_huge_line_shows_a_window_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let data = vec!["1"; 500_000].join(", ");
+    let line = format!(
+        "    static int[] D = {{ {data} }}; void M() {{ {LEAK} }} static int[] E = {{ {data} }};"
+    );
+    write(root, "Big.cs", format!("class A {{\n{line}\n}}\n"));
+    let run = rlc(root, &["check", "Big.cs"]);
+    assert_eq!(run.code, Some(1), "{}", &run.stderr);
+    assert!(run.stdout.len() < 4_000, "{} bytes", run.stdout.len());
+    let col = line.find("new System.IO.FileStream").unwrap() + 1;
+    assert!(
+        run.stdout.contains(&format!("--> Big.cs:2:{col}")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("2 | ..., 1, 1")
+            && run.stdout.contains("static int[] E = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ...\n")
+            && run.stdout.contains("var s = new System.IO.FileStream(")
+            && run.stdout.contains("^^^^"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn utf16_without_a_byte_order_mark_is_read_as_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = format!("// Größe\r\nclass A {{\r\n    void M() {{ {LEAK} }}\r\n}}\r\n");
+    let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    write(root, "Le.cs", le);
+    write(root, "Be.cs", be);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    assert!(
+        has(&found, "RLC0001", "Le.cs") && has(&found, "RLC0001", "Be.cs"),
+        "{found:?}"
+    );
+    assert!(
+        !found.iter().any(|(r, _, _)| r == "RLC9003"),
+        "no file is called undecodable: {found:?}"
+    );
+    let leak_line = found
+        .iter()
+        .find(|(r, f, _)| r == "RLC0001" && f.ends_with("Le.cs"))
+        .map(|(_, _, l)| *l);
+    assert_eq!(leak_line, Some(3));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_json_and_sarif() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xE9 1.cs");
+    let source = format!("class A {{ void M() {{ {LEAK} }} }}\n");
+    if std::fs::write(root.join(name), source).is_err() {
+        // A file system that only takes UTF-8 names (APFS): nothing to test.
+        return;
+    }
+    let json = rlc(root, &["check", "--format", "json", "."]);
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let leak = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "RLC0001")
+        .unwrap_or_else(|| panic!("{}", json.stdout));
+    assert_eq!(leak["file"], "caf\u{FFFD} 1.cs", "{leak}");
+    assert_eq!(leak["file_uri"], "caf%E9%201.cs", "{leak}");
+    assert_eq!(leak["labels"][0]["file_uri"], "caf%E9%201.cs", "{leak}");
+    // Names that are UTF-8 have no `file_uri`.
+    assert!(
+        !json.stdout.contains("\"file_uri\": \"/")
+            && report["findings"][0].get("file_uri").is_none(),
+        "{}",
+        json.stdout
+    );
+    let sarif = rlc(root, &["check", "--format", "sarif", "."]);
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("SARIF");
+    let uris: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str())
+        .collect();
+    assert!(uris.contains(&"caf%E9%201.cs"), "{uris:?}");
+}
+
+/// C# the grammar alone rejects or misreads (pointer dereferences of casts,
+/// `allows ref struct`, `ref partial struct`, C# 14 extension blocks, raw
+/// interpolated strings with literal braces): no syntax-error note, and the
+/// leaks in and around them are found.
+#[test]
+fn newer_csharp_syntax_is_read_without_syntax_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let source = format!(
+        "using System.IO;\n\
+         public static class E {{\n\
+         \x20   extension(string s) {{\n\
+         \x20       public int Twice() {{ {LEAK} return s.Length * 2; }}\n\
+         \x20   }}\n\
+         \x20   extension(string) {{ public static int Z() => 1; }}\n\
+         }}\n\
+         public unsafe class P {{\n\
+         \x20   public ref partial struct R {{ }}\n\
+         \x20   float M<T>(T t, byte* b) where T : allows ref struct {{ *(int*)b = 1; {LEAK} return *(float*)b; }}\n\
+         \x20   string N(int x) {{ {LEAK} return $$\"\"\"{{{{{{x}}}}}}\"\"\"; }}\n\
+         }}\n"
+    );
+    write(root, "New.cs", source);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    assert!(!found.iter().any(|(r, _, _)| r == "RLC9001"), "{found:?}");
+    let leaks: Vec<u64> = found
+        .iter()
+        .filter(|(r, _, _)| r == "RLC0001")
+        .map(|(_, _, l)| *l)
+        .collect();
+    assert_eq!(leaks, [4, 10, 11], "{found:?}");
+}

@@ -32,7 +32,8 @@ impl SourceFile {
 pub enum DecodeError {
     /// Not valid UTF-8 and no BOM naming another encoding.
     NotUtf8 { offset: usize },
-    /// Contains NUL bytes without a UTF-16 BOM: most likely a binary file.
+    /// Contains NUL bytes without a UTF-16 BOM, and is not mostly-ASCII UTF-16
+    /// either: most likely a binary file.
     Binary,
 }
 
@@ -79,7 +80,8 @@ pub fn read_regular(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u
     Ok(bytes)
 }
 
-/// Decodes UTF-8 (with or without BOM) and UTF-16 LE/BE with BOM. The BOM is
+/// Decodes UTF-8 (with or without BOM), UTF-16 LE/BE with BOM, and UTF-16
+/// without BOM when it is recognisable (see [`utf16_without_bom`]). The BOM is
 /// dropped; offsets in the result are offsets into the returned text.
 pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
     if let Some((encoding, bom_len)) = encoding_rs::Encoding::for_bom(bytes) {
@@ -94,7 +96,10 @@ pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
         return Ok(text.into_owned());
     }
     if bytes.contains(&0) {
-        return Err(DecodeError::Binary);
+        return match utf16_without_bom(bytes) {
+            Some(text) => Ok(text),
+            None => Err(DecodeError::Binary),
+        };
     }
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_owned()),
@@ -102,6 +107,41 @@ pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
             offset: e.valid_up_to(),
         }),
     }
+}
+
+/// UTF-16 text saved without a byte-order mark (some Windows tools do): mostly
+/// ASCII, so the high byte of most code units is NUL, at odd offsets for
+/// little endian and even ones for big endian. Recognised when at least half
+/// of the code units in the first 64 KiB have a NUL high byte and a non-NUL
+/// low byte, almost none the reverse, and the whole file decodes to text
+/// without NULs or other control characters than whitespace.
+fn utf16_without_bom(bytes: &[u8]) -> Option<String> {
+    if bytes.len() & 1 == 1 {
+        return None;
+    }
+    let sample = &bytes[..bytes.len().min(64 << 10)];
+    let units = sample.len() / 2;
+    let (mut le, mut be) = (0usize, 0usize);
+    for pair in sample.chunks_exact(2) {
+        match (pair[0] == 0, pair[1] == 0) {
+            (false, true) => le += 1,
+            (true, false) => be += 1,
+            _ => {}
+        }
+    }
+    let encoding = if le * 2 >= units && be * 50 <= units {
+        encoding_rs::UTF_16LE
+    } else if be * 2 >= units && le * 50 <= units {
+        encoding_rs::UTF_16BE
+    } else {
+        return None;
+    };
+    let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
+    let is_text = !had_errors
+        && !text
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c'));
+    is_text.then(|| text.into_owned())
 }
 
 /// Line starts of a text, for offset -> (line, column) conversion.
@@ -184,6 +224,40 @@ mod tests {
             .chain("class Ä {}".encode_utf16().flat_map(|u| u.to_be_bytes()))
             .collect();
         assert_eq!(decode(&be).unwrap(), "class Ä {}");
+    }
+
+    #[test]
+    fn decodes_utf16_without_bom() {
+        let text = "// Größe\r\nclass Ä { void M() { var s = \"€\"; } }\r\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        assert_eq!(decode(&le).unwrap(), text);
+        let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+        assert_eq!(decode(&be).unwrap(), text);
+        // Mostly non-ASCII text is not guessed at.
+        let cjk: Vec<u8> = "类类类类类类类类 a"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        assert_eq!(decode(&cjk), Err(DecodeError::Binary));
+    }
+
+    #[test]
+    fn binary_that_looks_like_utf16_is_still_binary() {
+        // NUL high bytes, but control characters: not text.
+        let mut bin: Vec<u8> = (0..400u16).flat_map(|i| [(i % 31) as u8 + 1, 0]).collect();
+        assert_eq!(decode(&bin), Err(DecodeError::Binary));
+        // An odd length is not UTF-16.
+        bin = "class C {}"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        bin.push(b'x');
+        assert_eq!(decode(&bin), Err(DecodeError::Binary));
+        // NULs on both sides.
+        assert_eq!(
+            decode(&[b'a', 0, 0, b'b', b'c', 0, 0, b'd']),
+            Err(DecodeError::Binary)
+        );
     }
 
     #[test]

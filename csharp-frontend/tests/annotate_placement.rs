@@ -621,6 +621,7 @@ fn headers_split_by_conditional_compilation_get_attributes_above_the_if() {
         let options = AnnotateOptions {
             namespace: None,
             defines,
+            ..AnnotateOptions::default()
         };
         let targets = |t: &str, header: &str| {
             vec![
@@ -654,6 +655,7 @@ fn declarations_inside_a_conditional_group_keep_their_attributes_inside() {
     let options = AnnotateOptions {
         namespace: None,
         defines: vec!["NET".to_owned()],
+        ..AnnotateOptions::default()
     };
     let annotations = [
         ret(src, "Stream Open", "Open", "NotOwning"),
@@ -722,4 +724,50 @@ fn creates_must_call_for_goes_on_its_own_line_like_other_method_attributes() {
 "#
     );
     assert_eq!(syntax_errors(&out), 0);
+}
+
+/// A multi-targeted project: the targets come from every build, and a target
+/// in the `#else` branch (found by the build without `NET`) is placed though
+/// the project's symbols, those of all builds together, select the `#if`.
+#[test]
+fn targets_from_another_builds_branch_are_found_in_that_builds_tree() {
+    let src = "class Pool\n{\n#if NET\n    public Stream Get(int size)\n    {\n#else\n    public Stream Get()\n    {\n#endif\n        return _s;\n    }\n#if NET\n    public void Consume(Stream s) { s.Dispose(); }\n#else\n    public Stream Borrow(Stream s) => s;\n#endif\n}\n";
+    assert!(syntax_errors(src) > 0, "tree-sitter reads it now");
+    // Each build finds its own `Get`; the attribute goes above the `#if` once.
+    let annotations = [
+        ret(src, "Get(int size)", "Get", "NotOwning"),
+        ret(src, "Get()", "Get", "NotOwning"),
+        annotate_support::param_in(src, "Consume(Stream s)", "Stream s", "Owning"),
+        ret(src, "Stream Borrow", "Borrow", "NotOwning"),
+    ];
+    let only_union = AnnotateOptions {
+        namespace: None,
+        defines: vec!["NET".to_owned(), "NET462".to_owned()],
+        ..AnnotateOptions::default()
+    };
+    let err = annotate_file_with(src, &annotations, &only_union).unwrap_err();
+    assert!(err.to_string().contains("no declaration"), "{err}");
+    let options = AnnotateOptions {
+        build_defines: vec![vec!["NET".to_owned()], vec!["NET462".to_owned()]],
+        ..only_union
+    };
+    let out = annotate_file_with(src, &annotations, &options).unwrap();
+    let expected = src
+        .replacen("#if NET\n", "    [return: NotOwning]\n#if NET\n", 1)
+        .replace("Consume(Stream s)", "Consume([Owning] Stream s)")
+        .replace(
+            "    public Stream Borrow",
+            "    [return: NotOwning]\n    public Stream Borrow",
+        );
+    assert_eq!(out, expected);
+    // Each build reads the result without a syntax error.
+    for defines in [["NET"], ["NET462"]] {
+        let opts = rlc_csharp::parse::ParseOptions::with_defines(defines);
+        let file = rlc_csharp::parse::parse_file(&out, &opts);
+        assert!(
+            file.syntax_errors.is_empty(),
+            "{defines:?}: {:?}",
+            file.syntax_errors
+        );
+    }
 }

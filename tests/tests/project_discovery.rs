@@ -955,3 +955,105 @@ fn property_and_entity_bombs_are_refused_with_a_note() {
     assert_eq!(sources(&ws, "Xml"), ["Xml/B.cs"]);
     assert!(ws.notes.iter().all(|n| n.message.len() < 1000), "{notes:?}");
 }
+
+/// A nested `Directory.Build.props` (and `.targets`) that imports its parent
+/// the way MSBuild's documentation shows, through the well-known
+/// `_DirectoryBuildPropsFile` / `_DirectoryBuildTargetsFile` properties:
+/// both levels apply, and nothing is reported.
+#[test]
+fn nested_directory_build_files_import_their_parents_by_the_well_known_properties() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "Directory.Build.props",
+        "<Project><PropertyGroup><DefineConstants>$(DefineConstants);ROOT_PROPS</DefineConstants>\
+         <PropsFileSeen>$(_DirectoryBuildPropsFile)</PropsFileSeen></PropertyGroup>\
+         <ItemGroup><ProjectReference Include=\"$(MSBuildThisFileDirectory)lib/Lib/Lib.csproj\" \
+         Condition=\"'$(MSBuildProjectName)' != 'Lib'\" /></ItemGroup></Project>",
+    );
+    write(
+        "src/Directory.Build.props",
+        "<Project><Import Project=\"$([MSBuild]::GetPathOfFileAbove('$(_DirectoryBuildPropsFile)', \
+         '$(MSBuildThisFileDirectory)../'))\" />\
+         <PropertyGroup><DefineConstants>$(DefineConstants);SRC_PROPS;$(PropsFileSeen)</DefineConstants>\
+         </PropertyGroup></Project>",
+    );
+    write(
+        "Directory.Build.targets",
+        "<Project><PropertyGroup><DefineConstants>$(DefineConstants);ROOT_TARGETS</DefineConstants>\
+         </PropertyGroup></Project>",
+    );
+    write(
+        "src/Directory.Build.targets",
+        "<Project><Import Project=\"$([MSBuild]::GetPathOfFileAbove('$(_DirectoryBuildTargetsFile)', \
+         '$(MSBuildThisFileDirectory)..'))\" />\
+         <PropertyGroup><DefineConstants>$(DefineConstants);SRC_TARGETS</DefineConstants>\
+         </PropertyGroup></Project>",
+    );
+    let sdk = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+               <TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>";
+    write("src/App/App.csproj", sdk);
+    write("src/App/A.cs", "class A { }");
+    write("lib/Lib/Lib.csproj", sdk);
+    write("lib/Lib/L.cs", "class L { }");
+
+    let ws = discover(&[root.join("src/App/App.csproj")]).unwrap();
+    let app = project(&ws, "App");
+    for symbol in [
+        "ROOT_PROPS",
+        "SRC_PROPS",
+        "Directory.Build.props",
+        "ROOT_TARGETS",
+        "SRC_TARGETS",
+    ] {
+        assert!(
+            has(&app.defines, symbol),
+            "{symbol} missing from {:?}",
+            app.defines
+        );
+    }
+    let lib = ws.projects.iter().position(|p| p.name == "Lib");
+    assert!(
+        lib.is_some_and(|l| app.references.contains(&l)),
+        "{:?}",
+        names(&ws)
+    );
+    assert_eq!(notes(&ws), Vec::<String>::new());
+}
+
+/// A wildcard import of more files than an evaluation takes: the first are
+/// imported, a note at the `Import` says where it stopped, and the project's
+/// sources are still found.
+#[test]
+fn imports_are_bounded_with_a_located_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("App/props")).unwrap();
+    for i in 0..1100 {
+        std::fs::write(
+            root.join(format!("App/props/P{i:04}.props")),
+            format!("<Project><PropertyGroup><Seen{i}>1</Seen{i}></PropertyGroup></Project>"),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        root.join("App/App.csproj"),
+        "<Project Sdk=\"Microsoft.NET.Sdk\">\n<PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>\n\
+         <Import Project=\"props/*.props\" />\n</Project>",
+    )
+    .unwrap();
+    std::fs::write(root.join("App/A.cs"), "class A { }").unwrap();
+    let ws = discover(&[root.join("App/App.csproj")]).unwrap();
+    assert_eq!(sources(&ws, "App"), ["A.cs"]);
+    let notes = notes(&ws);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].starts_with("App.csproj:3:") && notes[0].contains("more than 1024 files imported"),
+        "{notes:?}"
+    );
+}

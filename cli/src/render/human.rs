@@ -8,6 +8,7 @@ use rlc_core::FileId;
 use rlc_core::program::Provenance;
 use rlc_core::rules::{Diagnostic, Severity, SpecFact};
 
+use super::excerpt::Windowed;
 use super::{Counts, Sources, Summary, Text, emit, frameworks_note, headline, is_input_note};
 use crate::findings::{Finding, TestCode};
 
@@ -41,7 +42,12 @@ pub fn render(
         }
         let d = &f.diagnostic;
         let report = report(d, frameworks_note(f), sources);
-        if emit(&mut out, sources, std::slice::from_ref(&report)).is_err() {
+        // A report touching an over-long line shows windows of it.
+        let emitted = match Windowed::new(sources, &report) {
+            Some((windowed, moved)) => emit(&mut out, &windowed, &[moved]),
+            None => emit(&mut out, sources, std::slice::from_ref(&report)),
+        };
+        if emitted.is_err() {
             // Labels are clamped to the files' text, so this is a file the driver
             // did not name: show the finding without its snippet.
             let _ = writeln!(out, "{}[{}]: {}", d.severity.as_str(), d.rule, d.message);

@@ -43,6 +43,10 @@ struct Finding<'a> {
 #[derive(Serialize)]
 struct Position<'a> {
     file: Option<&'a str>,
+    /// Only when the file name is not valid UTF-8 (`file` then shows U+FFFD
+    /// for its bad bytes): the exact name, percent-encoded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_uri: Option<String>,
     line: Option<u32>,
     column: Option<u32>,
     end_line: Option<u32>,
@@ -178,6 +182,7 @@ fn position<'a>(span: Span, sources: &'a Sources<'_>) -> Position<'a> {
     let region = sources.region(span);
     Position {
         file: sources.name(span.file),
+        file_uri: sources.uri(span.file),
         line: region.map(|r| r.start_line),
         column: region.map(|r| r.start_column),
         end_line: region.map(|r| r.end_line),

@@ -1,6 +1,7 @@
 //! Output formats. Each is a pure function from the findings, the files they
 //! point into ([`Sources`]) and the run's [`Summary`] to the text to print.
 
+mod excerpt;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -109,6 +110,9 @@ pub struct Sources<'a> {
 
 struct Source<'a> {
     name: String,
+    /// The name's bytes when it is not valid UTF-8 (`name` then has U+FFFD
+    /// in their place): see [`Sources::uri`].
+    raw_name: Option<Vec<u8>>,
     text: &'a str,
     lines: LineIndex,
 }
@@ -142,7 +146,11 @@ impl<'a> Sources<'a> {
             if !sources.files.contains_key(&span.file)
                 && let Some((path, text)) = lookup(span.file)
             {
-                sources.add(span.file, &relative_name(root, path), text);
+                let name = relative_name_bytes(root, path);
+                match String::from_utf8(name) {
+                    Ok(name) => sources.add(span.file, &name, text),
+                    Err(e) => sources.add_raw(span.file, e.into_bytes(), text),
+                }
             }
         }
         sources
@@ -154,14 +162,40 @@ impl<'a> Sources<'a> {
             id,
             Source {
                 name: name.to_string(),
+                raw_name: None,
                 text,
                 lines: LineIndex::new(text),
             },
         );
     }
 
+    /// Adds a file whose name is not valid UTF-8 (as the operating system
+    /// gave its bytes).
+    pub fn add_raw(&mut self, id: FileId, name: Vec<u8>, text: &'a str) {
+        self.add(id, &String::from_utf8_lossy(&name), text);
+        if let Some(f) = self.files.get_mut(&id) {
+            f.raw_name = std::str::from_utf8(&name).is_err().then_some(name);
+        }
+    }
+
+    /// The name to show; a name that is not valid UTF-8 has U+FFFD in place
+    /// of its bad bytes (see [`Sources::uri`] for the exact name).
     pub fn name(&self, id: FileId) -> Option<&str> {
         self.files.get(&id).map(|f| f.name.as_str())
+    }
+
+    /// The name's bytes, exactly (whether UTF-8 or not).
+    pub fn name_bytes(&self, id: FileId) -> Option<&[u8]> {
+        self.files
+            .get(&id)
+            .map(|f| f.raw_name.as_deref().unwrap_or(f.name.as_bytes()))
+    }
+
+    /// Only for a name that is not valid UTF-8: the name percent-encoded as
+    /// a URI reference (`src/caf%E9.cs`), which says every byte exactly.
+    pub fn uri(&self, id: FileId) -> Option<String> {
+        let f = self.files.get(&id)?;
+        f.raw_name.as_deref().map(encode_path)
     }
 
     pub fn region(&self, span: Span) -> Option<Region> {
@@ -219,12 +253,18 @@ fn spans_of(d: &Diagnostic) -> impl Iterator<Item = Span> + '_ {
 }
 
 /// `path` relative to `root` with `/` separators; `path` as given (with `/`)
-/// when it is elsewhere.
+/// when it is elsewhere. Bytes that are not UTF-8 become U+FFFD.
 pub fn relative_name(root: &Path, path: &Path) -> String {
-    let clean = |p: &Path| -> Vec<String> {
+    String::from_utf8_lossy(&relative_name_bytes(root, path)).into_owned()
+}
+
+/// [`relative_name`] without loss: the bytes of the path's components as the
+/// platform encodes them (on Unix, the file name's bytes).
+pub fn relative_name_bytes(root: &Path, path: &Path) -> Vec<u8> {
+    let clean = |p: &Path| -> Vec<Vec<u8>> {
         p.components()
             .filter(|c| !matches!(c, Component::CurDir))
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .map(|c| c.as_os_str().as_encoded_bytes().to_vec())
             .collect()
     };
     let (root, path) = (clean(root), clean(path));
@@ -232,15 +272,29 @@ pub fn relative_name(root: &Path, path: &Path) -> String {
         .strip_prefix(root.as_slice())
         .filter(|rest| !rest.is_empty())
         .unwrap_or(&path);
-    let mut name = String::new();
+    let mut name = Vec::new();
     for (i, part) in parts.iter().enumerate() {
         // The root component of an absolute path is `/` itself.
-        if i > 0 && !name.ends_with(['/', '\\']) {
-            name.push('/');
+        if i > 0 && !name.ends_with(b"/") && !name.ends_with(b"\\") {
+            name.push(b'/');
         }
-        name.push_str(part);
+        name.extend_from_slice(part);
     }
     name
+}
+
+/// Percent-encodes a `/`-separated path for a URI reference: every byte but
+/// the unreserved ones and `/` (so any byte string, UTF-8 or not, round-trips).
+pub(crate) fn encode_path(path: &[u8]) -> String {
+    let mut out = String::with_capacity(path.len());
+    for &b in path {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 impl<'f> Files<'f> for Sources<'_> {

@@ -9,7 +9,7 @@ use rlc_core::rules::{Label, Severity};
 use rlc_core::rules::{RULES, Rule};
 use serde_json::{Map, Value, json};
 
-use super::{Counts, Sources, Summary};
+use super::{Counts, Sources, Summary, encode_path};
 use crate::findings::Finding;
 
 pub const SCHEMA: &str =
@@ -92,7 +92,11 @@ pub fn render_limited(
     if root.is_absolute() {
         base.insert(
             "uri".into(),
-            format!("{}/", file_uri(root).trim_end_matches('/')).into(),
+            format!(
+                "{}/",
+                file_uri(root.as_os_str().as_encoded_bytes()).trim_end_matches('/')
+            )
+            .into(),
         );
     }
     base.insert(
@@ -273,10 +277,12 @@ fn location(label: &Label, sources: &Sources<'_>) -> Option<Value> {
 }
 
 fn physical(span: Span, sources: &Sources<'_>) -> Option<Value> {
-    let name = sources.name(span.file)?;
+    // The name's exact bytes, percent-encoded: a file name that is not UTF-8
+    // keeps its bytes in the URI.
+    let name = sources.name_bytes(span.file)?;
     let r = sources.region(span)?;
     let artifact = if is_absolute_name(name) {
-        json!({"uri": file_uri(Path::new(name))})
+        json!({"uri": file_uri(name)})
     } else {
         json!({"uri": encode_path(name), "uriBaseId": SRCROOT})
     };
@@ -292,33 +298,26 @@ fn physical(span: Span, sources: &Sources<'_>) -> Option<Value> {
 }
 
 /// Names outside the root stay absolute (`/x/a.cs`, `C:/x/a.cs`).
-fn is_absolute_name(name: &str) -> bool {
-    name.starts_with('/') || name.as_bytes().get(1) == Some(&b':')
+fn is_absolute_name(name: &[u8]) -> bool {
+    name.starts_with(b"/") || name.get(1) == Some(&b':')
 }
 
-/// `file:///` URI of an absolute path (`C:\x` becomes `file:///C:/x`).
-fn file_uri(path: &Path) -> String {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let text = text.trim_start_matches('/');
-    match text.split_once('/') {
-        Some((drive, rest)) if drive.len() == 2 && drive.ends_with(':') => {
-            format!("file:///{drive}/{}", encode_path(rest))
-        }
-        _ => format!("file:///{}", encode_path(text)),
+/// `file:///` URI of an absolute path given as its bytes (`C:\x` becomes
+/// `file:///C:/x`).
+fn file_uri(path: &[u8]) -> String {
+    let text: Vec<u8> = path
+        .iter()
+        .map(|&b| if b == b'\\' { b'/' } else { b })
+        .collect();
+    let start = text.iter().take_while(|&&b| b == b'/').count();
+    let text = &text[start..];
+    let drive = text.len() >= 3 && text[1] == b':' && text[2] == b'/';
+    if drive {
+        let letter = char::from(text[0]);
+        format!("file:///{letter}:/{}", encode_path(&text[3..]))
+    } else {
+        format!("file:///{}", encode_path(text))
     }
-}
-
-/// Percent-encodes a `/`-separated relative path for a URI reference.
-fn encode_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -327,16 +326,18 @@ mod tests {
 
     #[test]
     fn uris() {
-        assert_eq!(encode_path("src/My App/Ä.cs"), "src/My%20App/%C3%84.cs");
         assert_eq!(
-            file_uri(Path::new("/work/my repo")),
-            "file:///work/my%20repo"
+            encode_path("src/My App/Ä.cs".as_bytes()),
+            "src/My%20App/%C3%84.cs"
         );
-        assert_eq!(file_uri(Path::new("C:\\src\\x")), "file:///C:/src/x");
+        // Bytes that are not UTF-8 keep their value.
+        assert_eq!(encode_path(b"src/caf\xE9.cs"), "src/caf%E9.cs");
+        assert_eq!(file_uri(b"/work/my repo"), "file:///work/my%20repo");
+        assert_eq!(file_uri(b"C:\\src\\x"), "file:///C:/src/x");
         assert!(
-            is_absolute_name("/x/a.cs")
-                && is_absolute_name("C:/x")
-                && !is_absolute_name("src/a.cs")
+            is_absolute_name(b"/x/a.cs")
+                && is_absolute_name(b"C:/x")
+                && !is_absolute_name(b"src/a.cs")
         );
     }
 

@@ -45,7 +45,7 @@ use std::path::PathBuf;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub use apply::{
     ApplyError, ReadError, VcsError, apply_changes, dirty_files, read_source_text, repository_root,
@@ -124,6 +124,11 @@ pub struct AnnotateOptions {
     /// declaration, a known grammar gap) is looked up in the tree the front
     /// end read, which these select.
     pub defines: Vec<String>,
+    /// The symbols of each build of the project (one per target framework)
+    /// where they may differ from `defines`: a target that only one build
+    /// compiles (in an `#if` branch that `defines` leaves out) is looked up
+    /// in the tree of a build that has it.
+    pub build_defines: Vec<Vec<String>>,
 }
 
 impl Default for AnnotateOptions {
@@ -131,6 +136,7 @@ impl Default for AnnotateOptions {
         AnnotateOptions {
             namespace: Some(ANNOTATIONS_NAMESPACE.to_owned()),
             defines: Vec::new(),
+            build_defines: Vec::new(),
         }
     }
 }
@@ -222,13 +228,28 @@ pub fn annotate_file_with(
     }
     let mut tree = syntax::parse(text, None).ok_or(AnnotateError::Parse)?;
     let root = tree.root_node();
-    let front_end = OnceCell::new();
+    // The front end's trees: with the project's symbols, then with each
+    // build's (parsed when a target needs them).
+    let mut define_sets: Vec<&[String]> = vec![&options.defines];
+    for d in &options.build_defines {
+        if !define_sets.contains(&d.as_slice()) {
+            define_sets.push(d);
+        }
+    }
+    let front_ends: Vec<OnceCell<Option<tree_sitter::Tree>>> =
+        define_sets.iter().map(|_| OnceCell::new()).collect();
+    let front_end_tree_of = |i: usize| {
+        front_ends[i]
+            .get_or_init(|| front_end_tree(text, define_sets[i]))
+            .as_ref()
+    };
     let cx = Cx::new(text);
     // Most annotations of a file repeat a few attributes.
     let mut specs: FxHashMap<&str, attr::AttrSpec> = FxHashMap::default();
 
-    // Keyed by the tree a site was found in (the front end's or not) and its start.
-    let mut decls: IndexMap<(bool, usize), (tree_sitter::Node, Vec<Wanted>)> = IndexMap::new();
+    // Keyed by the tree a site was found in (0 for tree-sitter's, 1 + i for
+    // the front end's `i`th) and its start.
+    let mut decls: IndexMap<(usize, usize), (tree_sitter::Node, Vec<Wanted>)> = IndexMap::new();
     let mut params = IndexMap::new();
     for annotation in annotations {
         let spec = match specs.get(annotation.attribute.as_str()) {
@@ -244,20 +265,25 @@ pub fn annotate_file_with(
             }
         };
         let range = annotation.target.range();
-        let (site, in_front_end) = match locate::locate(root, &annotation.target) {
-            Ok(site) if !root.has_error() || site.sound() => (site, false),
+        let (site, in_tree) = match locate::locate(root, &annotation.target) {
+            Ok(site) if !root.has_error() || site.sound() => (site, 0),
             // Where tree-sitter cannot read the text as written (a grammar
             // gap, both branches of an `#if`), the front end's tree (same
-            // offsets) holds the declaration as the target was found.
+            // offsets) holds the declaration as the target was found: the
+            // project's, or that of the build whose `#if` branch has it.
             raw => {
-                let repaired = root
-                    .has_error()
-                    .then(|| front_end.get_or_init(|| front_end_tree(text, options)))
-                    .and_then(Option::as_ref)
-                    .and_then(|t| locate::locate(t.root_node(), &annotation.target).ok());
+                let repaired = if root.has_error() {
+                    (0..define_sets.len()).find_map(|i| {
+                        let tree = front_end_tree_of(i)?;
+                        let site = locate::locate(tree.root_node(), &annotation.target).ok()?;
+                        Some((site, i + 1))
+                    })
+                } else {
+                    None
+                };
                 match (repaired, raw) {
-                    (Some(site), _) => (site, true),
-                    (None, Ok(site)) => (site, false),
+                    (Some(found), _) => found,
+                    (None, Ok(site)) => (site, 0),
                     (None, Err(reason)) => {
                         return Err(AnnotateError::NotFound {
                             at: cx.at(range.start as usize),
@@ -273,7 +299,7 @@ pub fn annotate_file_with(
                 declarator,
                 slot,
             } => decls
-                .entry((in_front_end, decl.start_byte()))
+                .entry((in_tree, decl.start_byte()))
                 .or_insert_with(|| (decl, Vec::new()))
                 .1
                 .push(Wanted {
@@ -283,7 +309,7 @@ pub fn annotate_file_with(
                     range,
                 }),
             Site::Param(p) => params
-                .entry((in_front_end, p.start))
+                .entry((in_tree, p.start))
                 .or_insert_with(|| (p, Vec::new()))
                 .1
                 .push((spec, range)),
@@ -307,6 +333,7 @@ pub fn annotate_file_with(
     if edits.is_empty() {
         return Ok(original.to_owned());
     }
+    dedup_attribute_lines(&mut edits);
     if let Some(namespace) = &options.namespace {
         edits.extend(usings::import(root, text, &cx.layout, &sites, namespace));
     }
@@ -322,8 +349,8 @@ pub fn annotate_file_with(
     let worse = after > before
         && (before == 0
             || match (
-                front_end.get_or_init(|| front_end_tree(text, options)),
-                front_end_tree(&edited, options),
+                front_end_tree_of(0),
+                front_end_tree(&edited, &options.defines),
             ) {
                 (Some(old), Some(new)) => {
                     syntax::error_count(new.root_node()) > syntax::error_count(old.root_node())
@@ -336,9 +363,28 @@ pub fn annotate_file_with(
     Ok(format!("{bom}{edited}"))
 }
 
+/// A header that an `#if` splits, found in two builds' trees (one per
+/// branch), gets the attributes of both above the `#if`, at one point: an
+/// attribute line both want is written once (C# rejects a repeated one).
+fn dedup_attribute_lines(edits: &mut Vec<edit::Edit>) {
+    let mut seen: FxHashSet<(usize, String)> = FxHashSet::default();
+    for e in edits.iter_mut() {
+        if e.start != e.end || !e.text.ends_with('\n') {
+            continue;
+        }
+        let kept: String = e
+            .text
+            .split_inclusive('\n')
+            .filter(|line| seen.insert((e.start, line.trim().to_owned())))
+            .collect();
+        e.text = kept;
+    }
+    edits.retain(|e| e.start != e.end || !e.text.is_empty());
+}
+
 /// The tree the front end read the text from (preprocessed, repaired).
-fn front_end_tree(text: &str, options: &AnnotateOptions) -> Option<tree_sitter::Tree> {
-    let defines = options.defines.iter().cloned().collect();
+fn front_end_tree(text: &str, defines: &[String]) -> Option<tree_sitter::Tree> {
+    let defines = defines.iter().cloned().collect();
     crate::parse::syntax_tree(text, &crate::parse::ParseOptions { defines })
 }
 

@@ -57,8 +57,15 @@ impl AnnotateOptions {
     /// A `global using` in one of its files is the caller's to find (the
     /// index has every file's usings): then set `namespace` to `None`.
     pub fn for_project(project: &Project) -> AnnotateOptions {
+        let mut build_defines: Vec<Vec<String>> = Vec::new();
+        for b in &project.builds {
+            if b.defines != project.defines && !build_defines.contains(&b.defines) {
+                build_defines.push(b.defines.clone());
+            }
+        }
         let mut options = AnnotateOptions {
             defines: project.defines.clone(),
+            build_defines,
             ..AnnotateOptions::default()
         };
         if let Some(ns) = &options.namespace

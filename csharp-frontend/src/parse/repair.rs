@@ -37,6 +37,25 @@ impl RepairKind {
     /// `M(x) = v` (a ref-returning call assigned to): the parentheses become
     /// brackets, an element access having the same shape.
     pub const CALL_ASSIGN: &'static str = "call-result-assignment";
+    /// `*(T*)p`, `*(p + 1)`: a dereference of a parenthesised operand; the
+    /// `*` becomes `&` (a prefix operator of the same shape). The conversion
+    /// reads the operator from the original text, so the tree says `Deref`.
+    pub const POINTER_DEREF: &'static str = "pointer-dereference";
+    /// `where T : allows ref struct` (C# 13): the anti-constraint becomes
+    /// `new()` and blanks, a constraint the conversion drops like this one.
+    pub const ALLOWS_REF_STRUCT: &'static str = "allows-ref-struct";
+    /// `ref partial struct`: `partial` is blanked; the conversion gives the
+    /// type the `partial` modifier from the original text after `ref`.
+    pub const REF_PARTIAL: &'static str = "ref-partial-struct";
+    /// `extension(Receiver r) { ... }` (C# 14): `extension` becomes `class ext`,
+    /// a nested class whose primary constructor holds the receiver, so the
+    /// members parse and see `r`; the conversion names it `extension`. A
+    /// receiver without a name (`extension(string)`) is blanked.
+    pub const EXTENSION_BLOCK: &'static str = "extension-block";
+    /// `$$"""{{{x}}}"""`, `$$"""a{"""`: the braces in the text of a raw
+    /// interpolated string with two or more dollars are blanked (before
+    /// parsing: the grammar loses a hole after them without an error).
+    pub const RAW_TEXT_BRACES: &'static str = "raw-interpolation-text-braces";
 }
 
 pub(crate) struct Repaired {
@@ -48,7 +67,9 @@ pub(crate) struct Repaired {
 const MAX_ROUNDS: usize = 3;
 
 pub(crate) fn parse_repaired(text: Cow<[u8]>) -> Option<Repaired> {
-    let (mut text, mut repairs) = rename_async_identifiers(text);
+    let (text, mut repairs) = rename_async_identifiers(text);
+    let (mut text, braces) = blank_braces_in_raw_text(text);
+    repairs.extend(braces);
     let mut tree = super::parse_tree(&text, None)?;
     for _ in 0..MAX_ROUNDS {
         let root = tree.root_node();
@@ -134,6 +155,68 @@ fn rename_async_identifiers(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
     for r in &repairs {
         if let Some(first) = owned.get_mut(r.range.start as usize) {
             *first = b'_';
+        }
+    }
+    (Cow::Owned(owned), repairs)
+}
+
+/// In a raw interpolated string with two or more dollars, single braces are
+/// text (`$$"""{"a": {{x}}}"""` is `{"a": `, then `x`, then `}`), and a run
+/// of more braces than dollars before a hole is text then the hole's opener.
+/// tree-sitter-c-sharp 0.23.5 reads such a run as text and loses the hole
+/// (without an error), and rejects a brace right before the closing quotes.
+/// The text's braces are blanked before parsing; the holes' own stay.
+fn blank_braces_in_raw_text(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
+    if !text.windows(3).any(|w| w == b"$$\"") {
+        return (text, Vec::new());
+    }
+    let toks: Vec<Token> = Lexer::new(&text).collect();
+    let mut strings: Vec<usize> = Vec::new();
+    let mut repairs = Vec::new();
+    for t in &toks {
+        match t.kind {
+            TokKind::InterpStart => {
+                let opener = t.text(&text);
+                let dollars = opener.iter().take_while(|&&b| b == b'$').count();
+                let raw = opener.ends_with(b"\"\"\"");
+                strings.push(if raw { dollars } else { 0 });
+            }
+            TokKind::InterpEnd { .. } => {
+                strings.pop();
+            }
+            TokKind::InterpText if strings.last().is_some_and(|&d| d >= 2) => {
+                let mut run: Option<usize> = None;
+                for (k, &b) in t.text(&text).iter().enumerate() {
+                    let at = t.start as usize + k;
+                    match (matches!(b, b'{' | b'}'), run) {
+                        (true, None) => run = Some(at),
+                        (false, Some(start)) => {
+                            repairs.push(Repair {
+                                range: TextRange::new(start as u32, at as u32),
+                                kind: RepairKind::RAW_TEXT_BRACES,
+                            });
+                            run = None;
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(start) = run {
+                    repairs.push(Repair {
+                        range: TextRange::new(start as u32, t.end),
+                        kind: RepairKind::RAW_TEXT_BRACES,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if repairs.is_empty() {
+        return (text, repairs);
+    }
+    let mut owned = text.into_owned();
+    for r in &repairs {
+        if let Some(bytes) = owned.get_mut(r.range.start as usize..r.range.end as usize) {
+            bytes.fill(b' ');
         }
     }
     (Cow::Owned(owned), repairs)
@@ -367,6 +450,34 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                     {
                         push(t.start, renamed(w), RepairKind::QUERY_DISCARD)
                     }
+                    b"allows"
+                        if i > 0
+                            && (is(i - 1, TokKind::Punct, ":")
+                                || is(i - 1, TokKind::Punct, ","))
+                            && is(i + 1, TokKind::Ident, "ref")
+                            && is(i + 2, TokKind::Ident, "struct") =>
+                    {
+                        // `new()` then blanks, line breaks kept (rows must not move).
+                        let end = toks[i + 2].end as usize;
+                        let mut bytes: Vec<u8> = text[t.start as usize..end]
+                            .iter()
+                            .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+                            .collect();
+                        bytes[..5].copy_from_slice(b"new()");
+                        push(t.start, bytes, RepairKind::ALLOWS_REF_STRUCT)
+                    }
+                    b"partial"
+                        if i > 0
+                            && is(i - 1, TokKind::Ident, "ref")
+                            && is(i + 1, TokKind::Ident, "struct") =>
+                    {
+                        push(t.start, vec![b' '; w.len()], RepairKind::REF_PARTIAL)
+                    }
+                    b"extension" => {
+                        for (start, bytes) in extension_block(&toks, text, i) {
+                            push(start, bytes, RepairKind::EXTENSION_BLOCK);
+                        }
+                    }
                     b"field" | b"method" | b"param" | b"property" | b"type" | b"typevar"
                         if i > 0
                             && is(i - 1, TokKind::Punct, "[")
@@ -378,6 +489,9 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                 }
             }
             TokKind::Punct => match t.text(text) {
+                b"*" if is(i + 1, TokKind::Punct, "(") && starts_operand(&toks, text, i) => {
+                    push(t.start, b"&".to_vec(), RepairKind::POINTER_DEREF)
+                }
                 b"?" if adjacent(i)
                     && (is(i + 1, TokKind::Punct, "[")
                         || (is(i + 1, TokKind::Punct, ".")
@@ -435,6 +549,91 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
     }
     edits.sort_by_key(|e| e.start);
     edits.dedup_by_key(|e| e.start);
+    edits
+}
+
+/// Whether token `i` (a `*`) stands where an operand starts, so that it is a
+/// prefix dereference rather than a multiplication: the token before it ends
+/// no operand (an operator, an opening bracket, `return`, the condition of an
+/// `if`, ...).
+fn starts_operand(toks: &[Token], text: &[u8], i: usize) -> bool {
+    let Some(prev) = i.checked_sub(1).and_then(|p| toks.get(p)) else {
+        return true;
+    };
+    match prev.kind {
+        TokKind::Ident => matches!(
+            prev.text(text),
+            b"return" | b"case" | b"throw" | b"in" | b"await" | b"else" | b"do" | b"when"
+        ),
+        TokKind::Number | TokKind::Char | TokKind::Str | TokKind::InterpEnd { .. } => false,
+        TokKind::Punct => match prev.text(text) {
+            b"]" | b"++" | b"--" => false,
+            // `if (c) *(int*)p = 1;`: a statement's head, not an operand.
+            b")" => matching_open(toks, text, i - 1)
+                .and_then(|open| open.checked_sub(1))
+                .and_then(|k| toks.get(k))
+                .is_some_and(|k| {
+                    k.kind == TokKind::Ident
+                        && matches!(
+                            k.text(text),
+                            b"if" | b"while" | b"for" | b"foreach" | b"fixed" | b"lock" | b"using"
+                        )
+                }),
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+/// The edits turning a C# 14 `extension(...)` block header at token `i` into
+/// a nested class with a primary constructor: `extension` becomes
+/// `class ext`, and a receiver without a name has its type blanked. Empty
+/// when the tokens are not such a header (a type member position, an
+/// optional type parameter list, the parameter list, then `{` or `where`).
+fn extension_block(toks: &[Token], text: &[u8], i: usize) -> Vec<(u32, Vec<u8>)> {
+    let punct = |k: usize, s: &str| {
+        toks.get(k)
+            .is_some_and(|t| t.kind == TokKind::Punct && t.text(text) == s.as_bytes())
+    };
+    let member_position = i == 0 || ["{", "}", ";", "]"].iter().any(|p| punct(i - 1, p));
+    if !member_position {
+        return Vec::new();
+    }
+    let mut open = i + 1;
+    if punct(open, "<") {
+        match skip_balanced(toks, text, open, b"<", b">") {
+            Some(next) => open = next,
+            None => return Vec::new(),
+        }
+    }
+    if !punct(open, "(") {
+        return Vec::new();
+    }
+    let Some(after) = skip_balanced(toks, text, open, b"(", b")") else {
+        return Vec::new();
+    };
+    let opens_body = punct(after, "{")
+        || toks
+            .get(after)
+            .is_some_and(|t| t.kind == TokKind::Ident && t.text(text) == b"where");
+    if !opens_body {
+        return Vec::new();
+    }
+    let mut edits = vec![(toks[i].start, b"class ext".to_vec())];
+    // `(T name)`: the last token is the name, after a type's last token.
+    let close = after - 1;
+    let named = close >= open + 3
+        && toks[close - 1].kind == TokKind::Ident
+        && (toks[close - 2].kind == TokKind::Ident
+            || [">", "]", "?", "*"].iter().any(|p| punct(close - 2, p)));
+    if !named && close > open + 1 {
+        let (start, end) = (toks[open + 1].start as usize, toks[close].start as usize);
+        let blank = text[start..end]
+            .iter()
+            .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+            .collect();
+        edits.push((start as u32, blank));
+    }
     edits
 }
 

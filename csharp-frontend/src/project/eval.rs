@@ -93,10 +93,15 @@ const RESERVED: &[&str] = &[
     "MSBuildToolsVersion",
     "MSBuildRuntimeType",
     "MSBuildVersion",
+    "MSBuildAssemblyVersion",
 ];
 
 /// Imports nested deeper than this are a cycle MSBuild would reject.
 const MAX_IMPORT_DEPTH: usize = 64;
+
+/// Files one evaluation imports at most (a wildcard import such as
+/// `$(Dir)/**/*.props` can name a whole disk); the rest are skipped with a note.
+pub(crate) const MAX_IMPORTS: usize = 1024;
 
 /// Evaluates `project` (whose root element is `root`: the parsed file, or a
 /// stand-in when it could not be parsed) with global properties `globals`.
@@ -119,6 +124,7 @@ pub(crate) fn evaluate(
             .map(|(n, _)| n.to_ascii_lowercase())
             .collect(),
         imported: FxHashSet::default(),
+        imports_capped: false,
         depth: 0,
         pending: Vec::new(),
         frame: Frame {
@@ -190,6 +196,7 @@ fn initial_properties(project: &Path, globals: &[(String, String)]) -> Props {
         ("MSBuildToolsVersion", "Current".to_owned()),
         ("MSBuildRuntimeType", "Core".to_owned()),
         ("MSBuildVersion", "17.14.0".to_owned()),
+        ("MSBuildAssemblyVersion", "17.0".to_owned()),
     ];
     for (name, value) in fixed {
         props.set(name, Value::known(value), None);
@@ -233,6 +240,8 @@ struct Evaluator<'a> {
     props: Props,
     globals: FxHashSet<String>,
     imported: FxHashSet<PathBuf>,
+    /// [`MAX_IMPORTS`] was reached (and said).
+    imports_capped: bool,
     depth: usize,
     pending: Vec<PendingItem>,
     frame: Frame,
@@ -490,8 +499,13 @@ impl Evaluator<'_> {
                 continue;
             }
             if spec.contains(['*', '?']) {
+                let text = spec;
                 let spec = Spec::parse(&self.frame.dir.clone(), spec);
-                let mut files = self.env.filesets.resolve(&spec, &[], false).files.clone();
+                let matched = self.env.filesets.resolve(&spec, &[], false);
+                if matched.truncated {
+                    self.note_truncated(&at, text);
+                }
+                let mut files = matched.files.clone();
                 files.sort();
                 for file in files {
                     self.import_file(&file, &at);
@@ -518,6 +532,19 @@ impl Evaluator<'_> {
     fn import_file(&mut self, file: &Path, at: &Loc) {
         if self.imported.contains(file) {
             // MSBuild ignores repeated imports too (warning MSB4011).
+            return;
+        }
+        if self.imported.len() >= MAX_IMPORTS {
+            if !std::mem::replace(&mut self.imports_capped, true) {
+                self.note(
+                    at,
+                    NoteSeverity::Warning,
+                    format!(
+                        "more than {MAX_IMPORTS} files imported; `{}` and the imports after it are skipped",
+                        file.display()
+                    ),
+                );
+            }
             return;
         }
         let loaded = self.env.files.load(file);
@@ -757,6 +784,9 @@ impl Evaluator<'_> {
             for include in includes {
                 let spec = Spec::parse(&project_dir, &include);
                 let matched = self.env.filesets.resolve(&spec, &excludes, skip_nested);
+                if matched.truncated {
+                    self.note_truncated(loc, &include);
+                }
                 for (file, problem) in &matched.problems {
                     let at = Loc {
                         file: Arc::from(file.as_path()),
@@ -801,6 +831,19 @@ impl Evaluator<'_> {
     }
 
     /// Walk problems have a path but no position.
+    /// A wildcard that names more files than [`fileset::Limits`] allow.
+    fn note_truncated(&mut self, at: &Loc, spec: &str) {
+        let limits = self.env.filesets.limits;
+        self.note(
+            at,
+            NoteSeverity::Warning,
+            format!(
+                "the wildcard `{spec}` names too many files: only the first {} found in a walk of at most {} files and directories are used",
+                limits.matched_files, limits.walk_entries
+            ),
+        );
+    }
+
     fn note_at_path(&mut self, at: &Loc, message: String) {
         self.out.notes.push(ProjectNote {
             file: at.file.to_path_buf(),
@@ -865,6 +908,9 @@ impl Evaluator<'_> {
             for include in includes {
                 let spec = Spec::parse(&project_dir, &include);
                 let matched = self.env.filesets.resolve(&spec, &[], false);
+                if matched.truncated {
+                    self.note_truncated(loc, &include);
+                }
                 if let (Spec::Literal(file), true) = (&spec, matched.missing) {
                     self.note(
                         loc,
@@ -977,6 +1023,60 @@ mod tests {
         assert_eq!(e.props.value("TargetFrameworkIdentifier"), ".NETCoreApp");
         assert_eq!(e.props.value("DefineConstants"), ";TRACE;FOO;DEBUG");
         assert!(e.notes.is_empty(), "{:?}", e.notes);
+    }
+
+    /// Wildcards that name more than the limits allow: the first files are
+    /// used, and a note at the item says so.
+    #[test]
+    fn wildcards_are_bounded_with_a_located_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("P.csproj");
+        for i in 0..12 {
+            std::fs::write(dir.path().join(format!("F{i:02}.cs")), "class F {}").unwrap();
+            std::fs::write(dir.path().join(format!("R{i:02}.csproj")), "<Project />").unwrap();
+        }
+        let text = "<Project Sdk=\"Microsoft.NET.Sdk\">\n<PropertyGroup><TargetFramework>net8.0</TargetFramework>\n<EnableDefaultCompileItems>false</EnableDefaultCompileItems></PropertyGroup>\n<ItemGroup><Compile Include=\"*.cs\" />\n<ProjectReference Include=\"R*.csproj\" /></ItemGroup></Project>";
+        std::fs::write(&project, text).unwrap();
+        let root = xml::parse(&project, text).unwrap().root;
+        let mut env = Env::default();
+        env.filesets.limits = fileset::Limits {
+            walk_entries: 100,
+            matched_files: 5,
+        };
+        let e = evaluate(&env, &project, &root, &[], true);
+        assert_eq!(e.compile.len(), 5, "{:?}", e.compile);
+        assert!(e.compile[0].ends_with("F00.cs") && e.compile[4].ends_with("F04.cs"));
+        assert_eq!(e.references.len(), 5);
+        let cut: Vec<_> = e
+            .notes
+            .iter()
+            .filter(|n| n.message.contains("names too many files"))
+            .collect();
+        assert_eq!(cut.len(), 2, "{:#?}", e.notes);
+        assert!(cut.iter().all(|n| n.file == project), "{cut:?}");
+        let at = |spec: &str| {
+            cut.iter()
+                .find(|n| n.message.contains(spec))
+                .and_then(|n| n.line)
+        };
+        assert_eq!(
+            (at("`*.cs`"), at("`R*.csproj`")),
+            (Some(4), Some(5)),
+            "{cut:?}"
+        );
+
+        // A walk cut short: fewer entries than files.
+        let mut env = Env::default();
+        env.filesets.limits.walk_entries = 8;
+        let e = evaluate(&env, &project, &root, &[], true);
+        assert!(e.compile.len() < 8, "{:?}", e.compile);
+        assert!(
+            e.notes
+                .iter()
+                .any(|n| n.message.contains("names too many files")),
+            "{:?}",
+            e.notes
+        );
     }
 
     #[test]

@@ -136,6 +136,8 @@ pub(crate) fn compile(patterns: &[String]) -> Result<GlobSet, String> {
 pub(crate) struct Listing {
     pub files: Vec<PathBuf>,
     pub problems: Vec<(PathBuf, String)>,
+    /// The walk stopped at [`Limits::walk_entries`] entries.
+    pub truncated: bool,
 }
 
 /// The result of resolving an include against the disk.
@@ -145,6 +147,28 @@ pub(crate) struct Matched {
     pub problems: Vec<(PathBuf, String)>,
     /// A path without wildcards that names no file.
     pub missing: bool,
+    /// `files` was cut at [`Limits::matched_files`], or the walk at
+    /// [`Limits::walk_entries`]: the wildcard names more than that.
+    pub truncated: bool,
+}
+
+/// Bounds on what one wildcard costs: a spec such as `/**/*.cs` (an empty
+/// property before the slash) would otherwise list the whole disk.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// Files and directories one directory walk visits.
+    pub walk_entries: usize,
+    /// Files one include resolves to.
+    pub matched_files: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            walk_entries: 1_000_000,
+            matched_files: 100_000,
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -168,6 +192,7 @@ type Slot<T> = Arc<OnceLock<Arc<T>>>;
 pub(crate) struct FileSets {
     walks: Mutex<FxHashMap<WalkKey, Slot<Listing>>>,
     matches: Mutex<FxHashMap<MatchKey, Slot<Matched>>>,
+    pub limits: Limits,
 }
 
 fn slot<K: std::hash::Hash + Eq, T>(map: &Mutex<FxHashMap<K, Slot<T>>>, key: K) -> Slot<T> {
@@ -216,6 +241,7 @@ impl FileSets {
                     files,
                     problems: Vec::new(),
                     missing,
+                    truncated: false,
                 };
             }
         };
@@ -229,6 +255,7 @@ impl FileSets {
                     files: Vec::new(),
                     problems,
                     missing: false,
+                    truncated: false,
                 };
             }
         };
@@ -251,7 +278,7 @@ impl FileSets {
         } else {
             Vec::new()
         };
-        let files = listing
+        let mut files: Vec<PathBuf> = listing
             .files
             .iter()
             .filter(|file| {
@@ -260,12 +287,19 @@ impl FileSets {
                     && !exclude_set.is_match(&text)
                     && !nested.iter().any(|dir| file.starts_with(dir))
             })
+            .take(self.limits.matched_files.saturating_add(1))
             .cloned()
             .collect();
+        let mut truncated = listing.truncated;
+        if files.len() > self.limits.matched_files {
+            files.truncate(self.limits.matched_files);
+            truncated = true;
+        }
         Matched {
             files,
             problems,
             missing: false,
+            truncated,
         }
     }
 
@@ -276,11 +310,14 @@ impl FileSets {
             pruned,
         };
         let slot = slot(&self.walks, key.clone());
-        slot.get_or_init(|| Arc::new(walk(&key))).clone()
+        slot.get_or_init(|| Arc::new(walk(&key, self.limits.walk_entries)))
+            .clone()
     }
 }
 
-fn walk(key: &WalkKey) -> Listing {
+/// Lists the files under `key.base`, visiting at most `limit` entries (in
+/// file name order, so that a cut listing is the same from run to run).
+fn walk(key: &WalkKey, limit: usize) -> Listing {
     let mut listing = Listing::default();
     if !key.base.is_dir() {
         return listing;
@@ -289,6 +326,7 @@ fn walk(key: &WalkKey) -> Listing {
     builder
         .standard_filters(false)
         .follow_links(true)
+        .sort_by_file_name(|a, b| a.cmp(b))
         .max_depth(key.depth);
     if let Ok(pruned) = compile(&key.pruned)
         && !key.pruned.is_empty()
@@ -298,7 +336,15 @@ fn walk(key: &WalkKey) -> Listing {
             !(is_dir && entry.depth() > 0 && pruned.is_match(path::slash(entry.path())))
         });
     }
+    let mut visited = 0usize;
     for entry in builder.build() {
+        if entry.is_ok() {
+            visited += 1;
+            if visited > limit {
+                listing.truncated = true;
+                break;
+            }
+        }
         match entry {
             Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
                 listing.files.push(entry.into_path())

@@ -112,3 +112,142 @@ fn element_access_with_a_bare_range_is_not_a_pattern() {
     assert_eq!(kinds, ["null-conditional-assignment"]);
     assert!(d.contains("([] a#0 (.. _ _))"), "{d}");
 }
+
+#[test]
+fn dereference_of_a_parenthesised_pointer() {
+    let src = "unsafe class C {\n    float M(void* p, int x) { return *(float*)p + x * (x + 1); }\n    void N(byte* b) { *(int*)b = 5; var v = *(long*)(b + 1); F(*(b + 2)); if (b != null) *(short*)b += 1; }\n}";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let kinds: Vec<&str> = file.repairs.iter().map(|r| r.kind).collect();
+    assert!(
+        kinds.len() == 5 && kinds.iter().all(|k| *k == "pointer-dereference"),
+        "{kinds:?}"
+    );
+    let m = body_dump(&file, src, 0);
+    // The multiplication stays one.
+    assert!(
+        m.contains("(return (+ (* (cast float* p#0)) (* x#1 (+ x#1 1))))"),
+        "{m}"
+    );
+    let n = body_dump(&file, src, 1);
+    assert!(n.contains("(expr (= (* (cast int* b#0)) 5))"), "{n}");
+    assert!(
+        n.contains("(local v#1 = (* (cast long* (+ b#0 1))))"),
+        "{n}"
+    );
+    assert!(n.contains("(expr (call F (* (+ b#0 2))))"), "{n}");
+    assert!(n.contains("(expr (+= (* (cast short* b#0)) 1))"), "{n}");
+}
+
+#[test]
+fn allows_ref_struct_anti_constraint() {
+    let src = "class C<T> where T : IDisposable, allows ref struct {\n    void M<U>(U u) where U : allows\n        ref struct { var s = new S(); }\n    void N() { var t = new T(); }\n}";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let kinds: Vec<&str> = file.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, ["allows-ref-struct", "allows-ref-struct"]);
+    let d = rlc_csharp::hir::dump(&file, src);
+    // The type constraint is kept, the anti-constraint adds none.
+    assert!(d.contains("class C<T> scope#0 where T: IDisposable"), "{d}");
+    assert!(d.contains("method M<U>(U u): void where U: body#0"), "{d}");
+    assert!(d.contains("(local s#1 = (new S))"), "{d}");
+}
+
+#[test]
+fn ref_partial_struct_keeps_both_modifiers() {
+    let src = "public ref partial struct S { public int X; }\npublic readonly ref partial struct R { }\nclass C { void M() { var s = new S(); } }";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let d = rlc_csharp::hir::dump(&file, src);
+    assert!(
+        d.contains("struct S scope#0 [public partial ref]")
+            && d.contains("struct R scope#0 [public readonly partial ref]"),
+        "{d}"
+    );
+    assert!(d.contains("field X: int [public]"), "{d}");
+    assert!(d.contains("(local s#0 = (new S))"), "{d}");
+}
+
+#[test]
+fn extension_blocks() {
+    let src = "public static class E {\n    extension(string s) {\n        public bool IsEmpty => s.Length == 0;\n        public int Twice() { return s.Length * 2; }\n    }\n    extension<T>(IEnumerable<T> source) where T : class {\n        public static int Zero => 0;\n    }\n    extension(string) { public static int Z() => 1; }\n    public static void Q() { var m = new MemoryStream(); }\n}";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let d = rlc_csharp::hir::dump(&file, src);
+    assert!(
+        d.contains("class extension(string s) scope#0 in type#0")
+            && d.contains("class extension<T>(IEnumerable<T> source) scope#0 in type#0")
+            && d.contains("class extension() scope#0 in type#0"),
+        "{d}"
+    );
+    assert!(
+        d.contains("property IsEmpty: bool [public]")
+            && d.contains("method Twice(): int [public]")
+            && d.contains("method Z(): int [public static]"),
+        "{d}"
+    );
+    // The receiver is in scope in the members, the rest of the class is read.
+    assert!(d.contains("(return (* (. s Length) 2))"), "{d}");
+    assert!(d.contains("method Q(): void [public static]"), "{d}");
+    assert!(d.contains("(local m#0 = (new MemoryStream))"), "{d}");
+    let name = file.types.iter().find(|t| t.name.as_str() == "extension");
+    let at = name.map(|t| t.name_range.start as usize);
+    assert_eq!(at, src.find("extension"));
+}
+
+#[test]
+fn extension_as_an_ordinary_name_is_left_alone() {
+    let src = "class C { void extension(int x) { } void M() { extension(1); var e = extension; } }";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    assert!(file.repairs.is_empty(), "{:?}", file.repairs);
+}
+
+#[test]
+fn raw_interpolated_strings_parse() {
+    let (d, kinds) = repaired(
+        "class C { void M(int x) {\n var a = $\"\"\"He said \"hi\" {x}\"\"\";\n var b = $$\"\"\"{ \"k\": {{x}} }\"\"\";\n var c = $\"\"\"\n    \"q\" {x} \"\"two\"\"\n    #if X\n    \"\"\";\n var d = $\"\"\"\"a\"\"\"{x}\"\"\"\";\n var e = $\"\"\"{(x > 0 ? \"a\" : \"b\")}\"\"\".Length;\n} }",
+    );
+    // Only the text braces of `$$"""{ ... }"""`.
+    assert_eq!(
+        kinds,
+        [
+            "raw-interpolation-text-braces",
+            "raw-interpolation-text-braces"
+        ]
+    );
+    for local in [
+        "(local a#1 = (interp x#0))",
+        "(local b#2 = (interp x#0))",
+        "(local c#3 = (interp x#0))",
+        "(local d#4 = (interp x#0))",
+        "(local e#5 = (. (interp (?: (> x#0 0) \"a\" \"b\")) Length))",
+    ] {
+        assert!(d.contains(local), "{local} in\n{d}");
+    }
+}
+
+#[test]
+fn braces_in_the_text_of_raw_interpolated_strings() {
+    let src = "class C { void M(int X, int Y) {\n var p = $$\"\"\"You are at {{{X}}, {{Y}}}\"\"\";\n var j = $$\"\"\"{\"a\": {{X}}}\"\"\";\n var e = $$\"\"\"a{\"\"\";\n var f = $$$\"\"\"{{{{X:N2}}}}\"\"\";\n var s = $\"{X}{{\";\n} }";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let d = body_dump(&file, src, 0);
+    // The hole after literal braces is kept (the grammar alone loses `X`).
+    assert!(d.contains("(local p#2 = (interp X#0 Y#1))"), "{d}");
+    assert!(d.contains("(local j#3 = (interp X#0))"), "{d}");
+    assert!(d.contains("(local e#4 = (interp))"), "{d}");
+    assert!(d.contains("(local f#5 = (interp X#0))"), "{d}");
+    assert!(d.contains("(local s#6 = (interp X#0))"), "{d}");
+    assert!(
+        file.repairs
+            .iter()
+            .all(|r| r.kind == "raw-interpolation-text-braces"
+                && matches!(
+                    &src[r.range.start as usize..r.range.end as usize],
+                    "{" | "}"
+                )),
+        "{:?}",
+        file.repairs
+    );
+}

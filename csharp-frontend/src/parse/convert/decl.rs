@@ -237,7 +237,17 @@ impl<'t> Syn<'_, 't> {
             match self.kind(c) {
                 K::Modifier => h.modifiers |= Modifiers::from_keyword(self.text(c)),
                 // `ref struct`, `ref` locals.
-                K::Anon if self.text(c) == "ref" => h.modifiers |= Modifiers::REF,
+                K::Anon if self.text(c) == "ref" => {
+                    h.modifiers |= Modifiers::REF;
+                    // `ref partial struct`: the repair blanked `partial`.
+                    let after = self.src.get(c.end_byte()..).unwrap_or("");
+                    let after = after.trim_start();
+                    if after.starts_with("partial")
+                        && !after[7..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+                    {
+                        h.modifiers |= Modifiers::PARTIAL;
+                    }
+                }
                 K::AttributeList => lists.push(c),
                 _ => {}
             }

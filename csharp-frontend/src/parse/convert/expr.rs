@@ -277,13 +277,7 @@ impl<'t> BodyBuilder<'_, 't> {
     fn assignment_expr(&mut self, n: Node<'t>) -> Expr {
         let syn = self.syn;
         let op = syn.field(n, F::Operator).map_or("=", |o| syn.text(o));
-        let op = match op {
-            "=" => AssignOp::Assign,
-            "??=" => AssignOp::Coalesce,
-            _ => AssignOp::Compound(
-                BinaryOp::from_token(&op[..op.len().saturating_sub(1)]).unwrap_or(BinaryOp::Add),
-            ),
-        };
+        let op = assign_op(op);
         let lhs = self.field_expr(n, F::Left);
         let rhs = self.field_expr(n, F::Right);
         Expr::Assign { op, lhs, rhs }
@@ -360,10 +354,49 @@ impl<'t> BodyBuilder<'_, 't> {
             Some("^") => UnaryOp::FromEnd,
             _ => UnaryOp::Deref,
         };
+        if op == UnaryOp::Deref
+            && let Some(assign) = self.deref_cast_assignment(n)
+        {
+            return assign;
+        }
         Expr::Unary {
             op,
             operand: self.child_expr(n),
         }
+    }
+
+    /// `*(T*)p = v`: the grammar nests the assignment under the cast
+    /// (`*(T*)(p = v)`), a shape only a dereference makes valid C#.
+    /// Re-associated here as `(*(T*)p) = v`.
+    fn deref_cast_assignment(&mut self, n: Node<'t>) -> Option<Expr> {
+        let syn = self.syn;
+        let cast = syn
+            .first_named(n)
+            .filter(|c| syn.kind(*c) == K::CastExpression)?;
+        let assign = syn
+            .field(cast, F::Value)
+            .filter(|a| syn.kind(*a) == K::AssignmentExpression)?;
+        let left = syn.field(assign, F::Left)?;
+        let op = syn.field(assign, F::Operator).map_or("=", |o| syn.text(o));
+        let op = assign_op(op);
+        let target = self.expr(left);
+        let end = left.end_byte() as u32;
+        let cast_id = self.body.alloc_expr(
+            Expr::Cast {
+                ty: self.boxed_type(cast, F::Type),
+                expr: target,
+            },
+            TextRange::new(cast.start_byte() as u32, end),
+        );
+        let lhs = self.body.alloc_expr(
+            Expr::Unary {
+                op: UnaryOp::Deref,
+                operand: cast_id,
+            },
+            TextRange::new(n.start_byte() as u32, end),
+        );
+        let rhs = self.field_expr(assign, F::Right);
+        Some(Expr::Assign { op, lhs, rhs })
     }
 
     fn postfix_unary_expr(&mut self, n: Node<'t>) -> Expr {
@@ -1738,5 +1771,16 @@ impl<'t> BodyBuilder<'_, 't> {
             items: items.into_boxed_slice(),
             binding,
         }
+    }
+}
+
+/// The operator of an assignment from its token (`=`, `??=`, `+=`, ...).
+fn assign_op(op: &str) -> AssignOp {
+    match op {
+        "=" => AssignOp::Assign,
+        "??=" => AssignOp::Coalesce,
+        _ => AssignOp::Compound(
+            BinaryOp::from_token(op.strip_suffix('=').unwrap_or(op)).unwrap_or(BinaryOp::Add),
+        ),
     }
 }

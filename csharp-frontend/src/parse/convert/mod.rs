@@ -292,9 +292,29 @@ impl<'s, 't> FileCx<'s, 't> {
                     .any(|c| c.is_error() || c.is_missing());
         }
         let (attrs, _) = syn.attributes(n);
+        // A C# 14 `extension(...)` block, parsed as `class ext(...)` (see
+        // `RepairKind::EXTENSION_BLOCK`): its keyword reads `exten` in the
+        // original text.
+        let extension = (kind == TypeKind::Class)
+            .then(|| syn.children(n).into_iter().find(|c| c.kind() == "class"))
+            .flatten()
+            .filter(|c| syn.text(*c) == "exten");
+        let (name, name_range) = match extension {
+            Some(kw) => {
+                let start = kw.start_byte() as u32;
+                (
+                    Name::new_inline("extension"),
+                    TextRange::new(start, start + 9),
+                )
+            }
+            None => (
+                name_node.map_or_else(Name::default, |nm| syn.name(nm)),
+                name_node.map_or(Syn::range(n), Syn::range),
+            ),
+        };
         let decl = TypeDecl {
             kind,
-            name: name_node.map_or_else(Name::default, |nm| syn.name(nm)),
+            name,
             type_params: syn.type_params(n),
             constraints: syn.constraints(n),
             scope,
@@ -306,7 +326,7 @@ impl<'s, 't> FileCx<'s, 't> {
             primary_base_args: None,
             members: Vec::new(),
             range: Syn::range(n),
-            name_range: name_node.map_or(Syn::range(n), Syn::range),
+            name_range,
             has_error,
         };
         self.file.types.push(decl);

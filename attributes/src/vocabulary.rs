@@ -56,13 +56,17 @@ pub enum SpecAttr {
     /// Library model only: `[StoredAs("Item1")]`, the result keeps the argument
     /// as its member of that name without owning it (`Tuple.Create`).
     StoredAs,
+    /// Library model only: on the `ref` parameter of `Interlocked.Exchange`: the
+    /// call returns the value the argument held and stores the other argument
+    /// into it.
+    Exchanged,
     /// `System.Diagnostics.CodeAnalysis.DoesNotReturnAttribute` on a method:
     /// a call to it ends its path as a `throw` does.
     DoesNotReturn,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 12] = [
+    pub const ALL: [SpecAttr; 13] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -74,6 +78,7 @@ impl SpecAttr {
         SpecAttr::OwnsIf,
         SpecAttr::CollectionElement,
         SpecAttr::StoredAs,
+        SpecAttr::Exchanged,
         SpecAttr::DoesNotReturn,
     ];
 
@@ -91,6 +96,7 @@ impl SpecAttr {
             SpecAttr::OwnsIf => "OwnsIf",
             SpecAttr::CollectionElement => "CollectionElement",
             SpecAttr::StoredAs => "StoredAs",
+            SpecAttr::Exchanged => "Exchanged",
             SpecAttr::DoesNotReturn => "DoesNotReturn",
         }
     }
@@ -107,7 +113,10 @@ impl SpecAttr {
     pub fn is_model_only(self) -> bool {
         matches!(
             self,
-            SpecAttr::OwnsIf | SpecAttr::CollectionElement | SpecAttr::StoredAs
+            SpecAttr::OwnsIf
+                | SpecAttr::CollectionElement
+                | SpecAttr::StoredAs
+                | SpecAttr::Exchanged
         )
     }
 }

@@ -247,6 +247,9 @@ pub struct ParamDef {
     /// An `out` parameter of the try pattern (`bool TryTake(out T item)`):
     /// when the method returns `false` it holds no value.
     pub unset_when_false: bool,
+    /// The library model's `[Exchanged]` (`Interlocked.Exchange(ref location,
+    /// value)`): the result is what the argument held, which then holds `value`.
+    pub exchanged: bool,
     pub default: Option<Const>,
     pub span: Option<Span>,
 }
@@ -263,6 +266,7 @@ impl ParamDef {
             collection_element: false,
             stored_as: None,
             unset_when_false: false,
+            exchanged: false,
             default: None,
             span: None,
         }

@@ -316,11 +316,7 @@ fn element_disposal_loops(
                 continue;
             };
             let seed = |alias: Alias| -> Vec<(NodeId, Alias)> {
-                body.node(m)
-                    .succ
-                    .targets()
-                    .map(|t| (t, alias))
-                    .collect()
+                body.node(m).succ.targets().map(|t| (t, alias)).collect()
             };
             let mut held = vec![(Alias::Var(*dst), disposal_of(facts, *dst))];
             if facts.var_obligation(*dst).is_none() {

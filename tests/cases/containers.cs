@@ -5,7 +5,7 @@
 // member (`pair.Item1.Dispose()`), and it goes wherever the container goes (returned,
 // stored, captured). A container that is dropped with an undisposed member leaks it,
 // reported at the allocation.
-// cases: 20
+// cases: 21
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -121,6 +121,12 @@ public static class Uses
         var a = File.OpenRead(path);
         var t = (a, 1);
         pair = t;
+    }
+
+    // CASE: a `WeakReference<T>` lends its target: whoever created it still owns it.
+    public static long PeekWeak(WeakReference<Stream> weak)
+    {
+        return weak.TryGetTarget(out var s) ? s.Length : -1;
     }
 
     // CASE: a tuple literal dropped with its resource.

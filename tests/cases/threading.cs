@@ -1,7 +1,7 @@
 // Case family: System.Threading: CancellationTokenSource (timeouts, linked sources),
 // CancellationTokenRegistration, SemaphoreSlim, timers, ManualResetEventSlim, and Task
 // (no obligation).
-// cases: 16
+// cases: 20
 using System;
 using System.Threading;
 using System.Threading.Tasks;
@@ -182,3 +182,53 @@ public sealed class CarelessWorker : IDisposable
     [Calls("_cts", "Dispose")]
     public void Dispose() => _cts.Dispose();
 }
+
+// CASE: `Interlocked.Exchange(ref _f, null)?.Dispose()` disposes what the field held.
+public sealed class ExchangedTimer : IDisposable
+{
+    private Timer? _timer = new Timer(_ => { }, null, 1000, 1000);
+
+    public void Dispose() => Interlocked.Exchange(ref _timer, null)?.Dispose();
+}
+
+// CASE: the same through a local, in a helper the disposal method calls.
+public sealed class ExchangedSocketHolder : IDisposable
+{
+    private System.Net.Sockets.Socket? _socket =
+        new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+
+    private void Shutdown()
+    {
+        var s = Interlocked.Exchange(ref _socket, null);
+        s?.Dispose();
+    }
+
+    public void Dispose() => Shutdown();
+}
+
+// CASE: exchanging in a new value and dropping the old one loses it.
+public sealed class ExchangeDropsOld : IDisposable
+{
+    private Timer? _timer;
+
+    [CreatesMustCallFor("this")]
+    public void Restart()
+    {
+        Interlocked.Exchange(ref _timer, new Timer(_ => { }, null, 0, 1000)); // expect: RLC0004
+    }
+
+    public void Dispose() => _timer?.Dispose();
+}
+
+// CASE: `Volatile.Read(ref _f)` reads the field; it does not assign it.
+public sealed class VolatileReader : IDisposable
+{
+    private Timer? _timer = new Timer(_ => { }, null, 1000, 1000);
+
+    internal Timer? Current => Volatile.Read(ref _timer);
+
+    public bool Active => Current != null;
+
+    public void Dispose() => _timer?.Dispose();
+}
+

@@ -642,6 +642,7 @@ pub(super) fn method_def(
             let mut must_call_alias = None;
             let mut collection_element = false;
             let mut stored_as = None;
+            let mut exchanged = false;
             for (kind, attr) in spec_attrs(pattrs) {
                 match kind {
                     SpecAttr::MustCallAlias => {
@@ -649,6 +650,7 @@ pub(super) fn method_def(
                     }
                     SpecAttr::CollectionElement => collection_element = true,
                     SpecAttr::StoredAs => stored_as = string_args(attr).into_iter().next(),
+                    SpecAttr::Exchanged => exchanged = pd.modifier == ParamModifier::Ref,
                     SpecAttr::OwnsIf => {
                         ownership_condition = Some(OwnershipCondition {
                             param: i as u32,
@@ -671,6 +673,7 @@ pub(super) fn method_def(
                 collection_element,
                 stored_as,
                 unset_when_false: try_pattern && pd.modifier == ParamModifier::Out,
+                exchanged,
                 default: pd.default.as_ref().map(const_of),
                 span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
             }

@@ -864,6 +864,14 @@ impl Lowerer<'_> {
         let mut writebacks = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let param = mapping.as_ref().and_then(|m| m.get(i).copied().flatten());
+            let read_only = param
+                .and_then(|p| params.and_then(|ps| ps.get(p as usize)))
+                .is_some_and(|p| {
+                    matches!(
+                        p.modifier,
+                        crate::hir::ParamModifier::In | crate::hir::ParamModifier::RefReadonly
+                    )
+                });
             let value = self.sub(a.value);
             let mode = match a.modifier {
                 ArgModifier::Out => ParamMode::Out,
@@ -891,8 +899,10 @@ impl Lowerer<'_> {
                 (_, value) => value,
             };
             // `out this.f`, `ref f`: the field is read into a temporary that
-            // the call writes; the call then stores it back.
+            // the call writes; the call then stores it back (not for a
+            // `ref readonly` parameter, as `Volatile.Read(ref f)` has).
             if mode.is_written()
+                && !read_only
                 && let Operand::Var(t) = value
                 && let Some(IrStmt::Load { dst, base, field }) =
                     self.b.body().nodes.last().map(|n| &n.stmt)
@@ -934,6 +944,47 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `Interlocked.Exchange(ref location, value)` ([`ParamDef::exchanged`]):
+    /// the result is what `location` held, and `location` then holds `value`
+    /// (stored back to its field, if it is one).
+    fn exchange(
+        &mut self,
+        callee: &Callee,
+        args: &[IrArg],
+        ty: &Ty,
+        range: TextRange,
+    ) -> Option<Operand> {
+        let Callee::Method(m) = callee else {
+            return None;
+        };
+        let params = &self.index.program.get_method(*m)?.params;
+        let exchanged = |a: &&IrArg| {
+            a.mode == ParamMode::Ref
+                && a.param
+                    .and_then(|p| params.get(p as usize))
+                    .is_some_and(|p| p.exchanged)
+        };
+        let location = args.iter().find(exchanged)?.value.var()?;
+        let value = args.iter().find(|a| !exchanged(a))?.value.clone();
+        let old = self.temp(ty, range);
+        self.emit(
+            IrStmt::Copy {
+                dst: old,
+                src: Operand::Var(location),
+            },
+            range,
+        );
+        self.emit(
+            IrStmt::Copy {
+                dst: location,
+                src: value,
+            },
+            range,
+        );
+        self.flush_writebacks();
+        Some(Operand::Var(old))
+    }
+
     fn emit_call(
         &mut self,
         e: ExprId,
@@ -959,6 +1010,9 @@ impl Lowerer<'_> {
     ) -> Operand {
         let range = self.hir.expr_range(e);
         let ty = result_ty.unwrap_or_else(|| self.types.ty(e).clone());
+        if let Some(old) = self.exchange(&callee, &args, &ty, range) {
+            return old;
+        }
         let dst = (!matches!(ty, Ty::Void)).then(|| self.temp(&ty, range));
         let new_type = if kind == CallKind::New {
             ty.def()

@@ -172,12 +172,17 @@ impl<'a> Lowerer<'a> {
         let exc = self.exc_edge();
         self.b.set_exc(n, Some(exc));
         if is_call {
-            for (src, base, field, range) in std::mem::take(&mut self.writebacks) {
-                let src = Operand::Var(src);
-                self.emit(IrStmt::Store { base, field, src }, range);
-            }
+            self.flush_writebacks();
         }
         n
+    }
+
+    /// Stores back the fields passed by `ref`/`out` to the call just emitted.
+    fn flush_writebacks(&mut self) {
+        for (src, base, field, range) in std::mem::take(&mut self.writebacks) {
+            let src = Operand::Var(src);
+            self.emit(IrStmt::Store { base, field, src }, range);
+        }
     }
 
     fn exc_edge(&self) -> ExcEdge {

@@ -417,7 +417,12 @@ impl Resolver<'_> {
                 let p = &d.params[*slot as usize];
                 let modifier_ok = match a.modifier {
                     ArgModifier::Out => p.modifier == ParamModifier::Out,
-                    ArgModifier::Ref => p.modifier == ParamModifier::Ref,
+                    // C# 12 lets `ref` bind to `ref readonly` (and, with a
+                    // warning, to `in`).
+                    ArgModifier::Ref => matches!(
+                        p.modifier,
+                        ParamModifier::Ref | ParamModifier::RefReadonly | ParamModifier::In
+                    ),
                     ArgModifier::In => {
                         matches!(p.modifier, ParamModifier::In | ParamModifier::RefReadonly)
                     }
@@ -439,6 +444,16 @@ impl Resolver<'_> {
                     }
                     _ => pty,
                 };
+                // A `ref`/`out` argument binds only to its own type.
+                let by_ref = matches!(a.modifier, ArgModifier::Ref | ArgModifier::Out);
+                if by_ref
+                    && let (Some(Ty::Named { def: at, .. }), Ty::Named { def: pt, .. }) =
+                        (&arg_tys[i], &pty)
+                    && at != pt
+                {
+                    ok = false;
+                    break;
+                }
                 let f = match &arg_tys[i] {
                     Some(t) => fit(self.index, t, &pty),
                     None => self.deferred_fit(a.value, &pty),

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 29
+// cases: 31
 using System;
 using System.IO;
 
@@ -409,3 +409,36 @@ public sealed class SynchronizedView : IDisposable
     public int Peek() => View().ReadByte();
     public void Dispose() => _inner.Dispose();
 }
+
+// CASE: a virtual method and every override lend their `out` value and their result,
+// so a call through the base lends (`[NotOwning]` on both, inferred on the base).
+public class ServerSource : IDisposable
+{
+    private readonly Stream _primary = File.OpenRead("primary.bin");
+    internal virtual bool Features(out Stream server) { server = _primary; return true; }
+    internal virtual Stream Current() => _primary;
+    public int Peek() => Features(out var s) ? s.ReadByte() + Current().ReadByte() : -1;
+    public virtual void Dispose() => _primary.Dispose();
+}
+
+public sealed class ReplicaSource : ServerSource
+{
+    private readonly Stream _replica = File.OpenRead("replica.bin");
+    internal override bool Features(out Stream server) { server = _replica; return false; }
+    internal override Stream Current() => _replica;
+    public override void Dispose() { _replica.Dispose(); base.Dispose(); }
+}
+
+// CASE: one override that creates keeps the base method owning.
+public class Opener
+{
+    private readonly Stream _shared = Stream.Null;
+    internal virtual Stream Open() => _shared;
+    public int Peek() => Open().ReadByte(); // expect: RLC0001
+}
+
+public sealed class FreshOpener : Opener
+{
+    internal override Stream Open() => File.OpenRead("fresh.bin");
+}
+

@@ -29,8 +29,8 @@ use crate::ir::{Bodies, Body, BodyId, NodeId};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::program::{
-    CallsSpec, DeclaredIn, FieldId, InferRule, MethodId, MethodKind, MustCall, Ownership,
-    ParamMode, Program, Provenance, Target, TypeId, TypeKind,
+    CallsSpec, DeclaredIn, FieldId, InferRule, MethodDef, MethodId, MethodKind, MustCall,
+    Ownership, ParamMode, Program, Provenance, Target, TypeId, TypeKind,
 };
 use crate::resource_alias::Alias;
 use crate::span::Span;
@@ -735,11 +735,19 @@ impl State {
     /// `[return: NotOwning]` on methods that only return borrowed values.
     fn borrowed_returns(&mut self, bodies: &Bodies, types: &MustCallTypes) {
         let overridden = self.overridden();
+        // What the bodies of overridden methods lend, decided with their overrides.
+        let mut own = OwnLending::default();
         for body in bodies {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
             if overridden.contains(&m) {
+                for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
+                    own.out_params.insert((m, i), span);
+                }
+                if let Some(span) = borrowed_return::evidence(&self.p, types, body) {
+                    own.returns.insert(m, span);
+                }
                 continue;
             }
             for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
@@ -753,13 +761,14 @@ impl State {
             };
             self.set_not_owning_return(m, borrowed_return::RULE, span);
         }
-        self.borrowed_abstract_returns(&overridden);
+        self.borrowed_overridden(&overridden, &own);
     }
 
-    /// `[return: NotOwning]` on an abstract or interface method of the program
-    /// whose every implementation in it lends its result (a registry's lookup,
-    /// `GetBaseStream() => _stream`): a call through the interface lends too.
-    fn borrowed_abstract_returns(&mut self, overridden: &FxHashSet<MethodId>) {
+    /// `[NotOwning]` on the result or an `out` parameter of an overridden
+    /// method of the program (abstract, interface or virtual) when its own body,
+    /// if any, and every override in the program lend it (a registry's lookup,
+    /// `GetBaseStream() => _stream`): a call through the base lends too.
+    fn borrowed_overridden(&mut self, overridden: &FxHashSet<MethodId>, own: &OwnLending) {
         let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
         for (i, md) in self.p.methods.iter().enumerate() {
             for o in &md.overrides {
@@ -769,37 +778,70 @@ impl State {
                     .push(MethodId(i as u32));
             }
         }
-        let mut found = Vec::new();
+        // Where an override shows that it lends (`None`: it does not).
+        let lends = |ownership: &Ownership, d: &MethodDef| match ownership {
+            Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => Some(*evidence),
+            Ownership::NotOwning(_) => d.span,
+            _ => None,
+        };
+        let mut returns = Vec::new();
+        let mut out_params = Vec::new();
         for (m, impls) in implementations {
             let md = self.p.method(m);
-            if !is_source_method(&self.p, m)
-                || !md.is_abstract
-                || md.ret_ownership != Ownership::Default
-                || md.ret_must_call_alias.is_some()
-                || impls.iter().any(|i| overridden.contains(i))
-            {
+            if !is_source_method(&self.p, m) || impls.iter().any(|i| overridden.contains(i)) {
                 continue;
             }
-            let lent: Option<Vec<Span>> = impls
-                .iter()
-                .map(|i| {
-                    let d = self.p.method(*i);
-                    match &d.ret_ownership {
-                        Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => {
-                            Some(*evidence)
-                        }
-                        Ownership::NotOwning(_) => d.span,
-                        _ => None,
-                    }
+            // The spans of the base's own evidence and of every override's.
+            let all = |base: Option<Span>, of: &dyn Fn(&MethodDef) -> Option<Span>| {
+                let base = if md.is_abstract {
+                    Some(None)
+                } else {
+                    base.map(Some)
+                }?;
+                let mut spans: Vec<Span> = impls
+                    .iter()
+                    .map(|i| of(self.p.method(*i)))
+                    .collect::<Option<_>>()?;
+                spans.extend(base);
+                spans.into_iter().min()
+            };
+            if md.ret_ownership == Ownership::Default
+                && md.ret_must_call_alias.is_none()
+                && let Some(span) = all(own.returns.get(&m).copied(), &|d| {
+                    lends(&d.ret_ownership, d)
                 })
-                .collect();
-            if let Some(span) = lent.and_then(|spans| spans.into_iter().min()) {
-                found.push((m, span));
+            {
+                returns.push((m, span));
+            }
+            for (i, p) in md.params.iter().enumerate() {
+                let i = i as u32;
+                if p.mode != ParamMode::Out || p.ownership != Ownership::Default {
+                    continue;
+                }
+                let of = |d: &MethodDef| lends(&d.params.get(i as usize)?.ownership, d);
+                if let Some(span) = all(own.out_params.get(&(m, i)).copied(), &of) {
+                    out_params.push((m, i, span));
+                }
             }
         }
-        found.sort_by_key(|(m, _)| *m);
-        for (m, span) in found {
+        returns.sort_by_key(|(m, _)| *m);
+        for (m, span) in returns {
             self.set_not_owning_return(m, borrowed_return::RULE, span);
         }
+        out_params.sort_by_key(|(m, i, _)| (*m, *i));
+        for (m, i, span) in out_params {
+            let rule = borrowed_return::RULE;
+            self.p.methods[m.index()].params[i as usize].ownership =
+                Ownership::NotOwning(inferred(rule, span));
+            self.record(SpecTarget::Param(m, i), InferredAttr::NotOwning, rule, span);
+        }
     }
+}
+
+/// What the bodies of overridden methods lend by themselves: results and
+/// `out` parameters, each with its evidence.
+#[derive(Default)]
+struct OwnLending {
+    returns: FxHashMap<MethodId, Span>,
+    out_params: FxHashMap<(MethodId, u32), Span>,
 }

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 31
+// cases: 32
 using System;
 using System.IO;
 
@@ -440,5 +440,21 @@ public class Opener
 public sealed class FreshOpener : Opener
 {
     internal override Stream Open() => File.OpenRead("fresh.bin");
+}
+
+public interface IMux
+{
+    Stream Server(string name);
+}
+
+// CASE: a call by simple name binds to the class's own method, not to its explicit
+// interface implementation of the same name (which forwards to it): the method lends.
+public sealed class Mux : IMux, IDisposable
+{
+    private readonly Stream _server = File.OpenRead("server.bin");
+    Stream IMux.Server(string name) => Server(name);
+    internal Stream Server(string name, bool activate = true) => _server;
+    public int Use(string name) => Server(name).ReadByte();
+    public void Dispose() => _server.Dispose();
 }
 

@@ -186,7 +186,7 @@ public sealed class CarelessWorker : IDisposable
 // CASE: `Interlocked.Exchange(ref _f, null)?.Dispose()` disposes what the field held.
 public sealed class ExchangedTimer : IDisposable
 {
-    private Timer? _timer = new Timer(_ => { }, null, 1000, 1000);
+    [Owning] private Timer? _timer = new Timer(_ => { }, null, 1000, 1000);
 
     public void Dispose() => Interlocked.Exchange(ref _timer, null)?.Dispose();
 }
@@ -194,9 +194,10 @@ public sealed class ExchangedTimer : IDisposable
 // CASE: the same through a local, in a helper the disposal method calls.
 public sealed class ExchangedSocketHolder : IDisposable
 {
-    private System.Net.Sockets.Socket? _socket =
+    [Owning] private System.Net.Sockets.Socket? _socket =
         new System.Net.Sockets.Socket(System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
 
+    [Calls("_socket", "Dispose")]
     private void Shutdown()
     {
         var s = Interlocked.Exchange(ref _socket, null);
@@ -209,7 +210,7 @@ public sealed class ExchangedSocketHolder : IDisposable
 // CASE: exchanging in a new value and dropping the old one loses it.
 public sealed class ExchangeDropsOld : IDisposable
 {
-    private Timer? _timer;
+    [Owning] private Timer? _timer;
 
     [CreatesMustCallFor("this")]
     public void Restart()
@@ -223,7 +224,7 @@ public sealed class ExchangeDropsOld : IDisposable
 // CASE: `Volatile.Read(ref _f)` reads the field; it does not assign it.
 public sealed class VolatileReader : IDisposable
 {
-    private Timer? _timer = new Timer(_ => { }, null, 1000, 1000);
+    [Owning] private Timer? _timer = new Timer(_ => { }, null, 1000, 1000);
 
     internal Timer? Current => Volatile.Read(ref _timer);
 

@@ -977,11 +977,19 @@ impl Lowerer<'_> {
         self.emit(
             IrStmt::Copy {
                 dst: location,
-                src: value,
+                src: value.clone(),
             },
             range,
         );
-        self.flush_writebacks();
+        // The field receives `value` itself, so that storing `null` reads as such.
+        for (src, base, field, range) in std::mem::take(&mut self.writebacks) {
+            let src = if src == location {
+                value.clone()
+            } else {
+                Operand::Var(src)
+            };
+            self.emit(IrStmt::Store { base, field, src }, range);
+        }
         Some(Operand::Var(old))
     }
 

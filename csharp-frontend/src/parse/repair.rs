@@ -40,6 +40,7 @@ impl RepairKind {
     /// `*(T*)p`, `*(p + 1)`: a dereference of a parenthesised operand; the
     /// `*` becomes `&` (a prefix operator of the same shape). The conversion
     /// reads the operator from the original text, so the tree says `Deref`.
+    /// At the head of a statement (`*(p + 1) = v;`, `*p++ = v;`) it is blanked.
     pub const POINTER_DEREF: &'static str = "pointer-dereference";
     /// `where T : allows ref struct` (C# 13): the anti-constraint becomes
     /// `new()` and blanks, a constraint the conversion drops like this one.
@@ -489,6 +490,30 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                 }
             }
             TokKind::Punct => match t.text(text) {
+                // `*(p + 1) = v;`, `*p++ = v;`: a statement assigning through a
+                // pointer; the grammar takes no such target. `_[p + 1] = v;`
+                // and `p = v;` are assignments of the same length, and a write
+                // through a pointer holds no resource.
+                b"*" if starts_statement(&toks, text, i)
+                    && is(i + 1, TokKind::Punct, "(")
+                    && skip_balanced(&toks, text, i + 1, b"(", b")").is_some_and(|after| {
+                        toks.get(after).is_some_and(|n| {
+                            n.kind == TokKind::Punct && n.text(text).ends_with(b"=")
+                        })
+                    }) =>
+                {
+                    let close = skip_balanced(&toks, text, i + 1, b"(", b")").unwrap_or(i + 2) - 1;
+                    push(t.start, b"_".to_vec(), RepairKind::POINTER_DEREF);
+                    push(toks[i + 1].start, b"[".to_vec(), RepairKind::POINTER_DEREF);
+                    push(toks[close].start, b"]".to_vec(), RepairKind::POINTER_DEREF);
+                }
+                b"*" if starts_statement(&toks, text, i)
+                    && toks.get(i + 1).is_some_and(|n| n.kind == TokKind::Ident)
+                    && (is(i + 2, TokKind::Punct, "++") || is(i + 2, TokKind::Punct, "--")) =>
+                {
+                    push(t.start, b" ".to_vec(), RepairKind::POINTER_DEREF);
+                    push(toks[i + 2].start, b"  ".to_vec(), RepairKind::POINTER_DEREF);
+                }
                 b"*" if is(i + 1, TokKind::Punct, "(") && starts_operand(&toks, text, i) => {
                     push(t.start, b"&".to_vec(), RepairKind::POINTER_DEREF)
                 }
@@ -550,6 +575,29 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
     edits.sort_by_key(|e| e.start);
     edits.dedup_by_key(|e| e.start);
     edits
+}
+
+/// Whether token `i` starts a statement: it follows `;`, `{`, `}`, `else`,
+/// `do`, or the condition of an `if`/`while`/`for`/`foreach`/`fixed`/`lock`.
+fn starts_statement(toks: &[Token], text: &[u8], i: usize) -> bool {
+    let Some(prev) = i.checked_sub(1).and_then(|p| toks.get(p)) else {
+        return false;
+    };
+    match (prev.kind, prev.text(text)) {
+        (TokKind::Punct, b";" | b"{" | b"}") => true,
+        (TokKind::Ident, b"else" | b"do") => true,
+        (TokKind::Punct, b")") => matching_open(toks, text, i - 1)
+            .and_then(|open| open.checked_sub(1))
+            .and_then(|k| toks.get(k))
+            .is_some_and(|k| {
+                k.kind == TokKind::Ident
+                    && matches!(
+                        k.text(text),
+                        b"if" | b"while" | b"for" | b"foreach" | b"fixed" | b"lock"
+                    )
+            }),
+        _ => false,
+    }
 }
 
 /// Whether token `i` (a `*`) stands where an operand starts, so that it is a

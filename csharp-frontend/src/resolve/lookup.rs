@@ -160,6 +160,8 @@ pub(super) struct Candidate {
 impl Resolver<'_> {
     /// Members named `name` on `ty`: its own, then its base classes', then its
     /// interfaces' (most derived first), each with the substitution of its owner.
+    /// An explicit interface implementation (`Stream IMux.Get(..)`) is not one:
+    /// C# reaches it only through the interface, whose member stands for it.
     pub(super) fn members_named(&self, ty: &Ty, name: &str) -> Vec<(MemberId, Subst)> {
         let index = self.index;
         let roots: Vec<Ty> = match ty {
@@ -190,6 +192,9 @@ impl Resolver<'_> {
                 let mut subst = Subst::new();
                 subst.bind_all(ParamOwner::Type(def), anc.args());
                 for &m in list {
+                    if index.member(m).explicit_interface.is_some() {
+                        continue;
+                    }
                     if !out.iter().any(|(x, _)| *x == m) {
                         out.push((m, subst.clone()));
                     }

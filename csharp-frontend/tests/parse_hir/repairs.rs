@@ -140,6 +140,24 @@ fn dereference_of_a_parenthesised_pointer() {
 }
 
 #[test]
+fn assignment_through_a_dereferenced_pointer_expression() {
+    let src = "unsafe class C {\n    void M(byte* p) { *(p + 1) = 1; *p++ = 2; *(int*)p = 3; if (p != null) *(p + 2) += 4; }\n}";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let kinds: Vec<&str> = file.repairs.iter().map(|r| r.kind).collect();
+    assert!(
+        !kinds.is_empty() && kinds.iter().all(|k| *k == "pointer-dereference"),
+        "{kinds:?}"
+    );
+    let m = body_dump(&file, src, 0);
+    // The cast form keeps its dereference; the others keep their assigned value.
+    assert!(m.contains("(expr (= (* (cast int* p#0)) 3))"), "{m}");
+    assert!(m.contains(" 1))"), "{m}");
+    assert!(m.contains(" 2))"), "{m}");
+    assert!(m.contains(" 4))"), "{m}");
+}
+
+#[test]
 fn allows_ref_struct_anti_constraint() {
     let src = "class C<T> where T : IDisposable, allows ref struct {\n    void M<U>(U u) where U : allows\n        ref struct { var s = new S(); }\n    void N() { var t = new T(); }\n}";
     let file = parse(src);

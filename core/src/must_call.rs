@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 
-use crate::ir::{Call, CallKind, Callee};
+use crate::ir::{Bodies, Call, CallKind, Callee, Stmt};
 use crate::program::{MustCall, Program, Provenance, TypeId, ValueTy};
 
 /// The must-call type of a value (a non-empty obligation) and where it was stated.
@@ -241,6 +241,62 @@ impl MustCallTypes {
             _ => call.ty.ty.or_else(|| method.and_then(|m| m.ret.ty)),
         };
         ty.and_then(|t| self.of_type(t)).map(Cow::Borrowed)
+    }
+}
+
+/// A program type whose `Dispose()` (or `DisposeAsync()`) only calls another
+/// parameterless instance method of it on `this` (`Dispose() => Close();`)
+/// may be released by calling that method instead: it becomes one of the
+/// type's alternatives, as the library's `Close` is for `Stream`. A fact the
+/// code states, derived once for checking and inference.
+pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
+    let mut found: Vec<(TypeId, String)> = Vec::new();
+    for body in bodies.iter() {
+        let Some(d) = body.method.and_then(|m| program.get_method(m)) else {
+            continue;
+        };
+        let c = &program.conventions;
+        if d.is_static || !d.params.is_empty() || (d.name != c.dispose && d.name != c.dispose_async)
+        {
+            continue;
+        }
+        let Some(this) = body.this_var() else {
+            continue;
+        };
+        let mut calls = body.nodes.iter().filter_map(|n| match &n.stmt {
+            Stmt::Call(call) => Some(call),
+            _ => None,
+        });
+        let (Some(call), None) = (calls.next(), calls.next()) else {
+            continue;
+        };
+        let only_the_call = body.nodes.iter().all(|n| {
+            matches!(
+                n.stmt,
+                Stmt::Call(_) | Stmt::Nop | Stmt::ScopeEnd(_) | Stmt::Return(_) | Stmt::Copy { .. }
+            )
+        });
+        let Callee::Method(target) = call.callee else {
+            continue;
+        };
+        let Some(t) = program.get_method(target) else {
+            continue;
+        };
+        if only_the_call
+            && call.receiver == Some(this)
+            && t.owner == d.owner
+            && !t.is_static
+            && t.params.is_empty()
+            && t.name != d.name
+        {
+            found.push((d.owner, t.name.clone()));
+        }
+    }
+    for (ty, name) in found {
+        let alts = &mut program.types[ty.index()].also_disposes;
+        if !alts.contains(&name) {
+            alts.push(name);
+        }
     }
 }
 

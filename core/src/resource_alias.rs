@@ -195,9 +195,43 @@ fn decide(
 }
 
 /// Forward constant propagation of `bool` variables, only for the variables
-/// that matter: arguments of conditional calls, seeded parameters, and the
-/// variables they are copied from. Values are known before each node when every
-/// path (normal and exceptional) agrees.
+/// that matter: arguments of conditional calls, seeded parameters, variables
+/// a branch tests after a constant was assigned to them or that two branches
+/// test (the flag that says whether a resource was created), and the variables
+/// they are copied from. Values are known before each node when every path
+/// (normal and exceptional) agrees; the facts of the consistency analysis carry
+/// what their own paths know ([`BoolValues::known_before`], [`BoolValues::pass`]).
+/// At most this many `bool` variables are tracked per body.
+const MAX_TRACKED: usize = 64;
+
+/// What a statement assigns to a variable.
+#[derive(Copy, Clone)]
+enum Assigned {
+    Const(bool),
+    Copy(VarId),
+    Unknown,
+}
+
+/// The value `known` (sorted by variable) gives `v`.
+pub fn known_value(known: &[(VarId, bool)], v: VarId) -> Option<bool> {
+    known
+        .binary_search_by_key(&v, |e| e.0)
+        .ok()
+        .map(|i| known[i].1)
+}
+
+/// Sets (or, with `None`, forgets) `v` in `known`, keeping it sorted.
+pub fn set_known(known: &mut Vec<(VarId, bool)>, v: VarId, value: Option<bool>) {
+    match (known.binary_search_by_key(&v, |e| e.0), value) {
+        (Ok(i), Some(b)) => known[i].1 = b,
+        (Ok(i), None) => {
+            known.remove(i);
+        }
+        (Err(i), Some(b)) => known.insert(i, (v, b)),
+        (Err(_), None) => {}
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct BoolValues {
     /// Dense slot of each tracked variable.
@@ -228,6 +262,38 @@ impl BoolValues {
                 wanted.push(*v);
             }
         }
+        // Flags: variables a branch tests, when a constant is assigned to them
+        // or a second branch tests them too.
+        let mut tested: FxHashMap<VarId, u32> = FxHashMap::default();
+        for node in &body.nodes {
+            if let Succ::Branch {
+                cond: Cond::Bool(v),
+                ..
+            } = &node.succ
+            {
+                *tested.entry(*v).or_default() += 1;
+            }
+        }
+        for node in &body.nodes {
+            if let Stmt::Copy {
+                dst,
+                src: Operand::Const(Const::Bool(_)),
+            } = &node.stmt
+                && tested.contains_key(dst)
+            {
+                wanted.push(*dst);
+            }
+        }
+        let mut flags: Vec<VarId> = tested
+            .into_iter()
+            .filter(|(_, n)| *n >= 2)
+            .map(|(v, _)| v)
+            .collect();
+        flags.sort();
+        wanted.extend(flags);
+        wanted.sort();
+        wanted.dedup();
+        wanted.truncate(MAX_TRACKED);
         if wanted.is_empty() {
             return BoolValues::default();
         }
@@ -248,15 +314,9 @@ impl BoolValues {
                 }
             }
         }
-        let has_constant = !seeds.is_empty()
-            || body.nodes.iter().any(|n| {
-                matches!(&n.stmt, Stmt::Copy { dst, src: Operand::Const(Const::Bool(_)) } if wanted.contains(dst))
-            });
-        if !has_constant {
-            return BoolValues::default();
-        }
         wanted.sort();
         wanted.dedup();
+        wanted.truncate(MAX_TRACKED);
         let slot: FxHashMap<VarId, usize> =
             wanted.iter().enumerate().map(|(i, v)| (*v, i)).collect();
         let mut values = BoolValues {
@@ -310,48 +370,53 @@ impl BoolValues {
 
     fn transfer(&self, stmt: &Stmt, state: &[Option<bool>]) -> Box<[Option<bool>]> {
         let mut out: Box<[Option<bool>]> = state.into();
-        let forget = |v: &VarId, out: &mut [Option<bool>]| {
-            if let Some(&i) = self.slot.get(v) {
-                out[i] = None;
+        self.assigned(stmt, |v, value| {
+            if let Some(&i) = self.slot.get(&v) {
+                out[i] = match value {
+                    Assigned::Const(b) => Some(b),
+                    Assigned::Copy(s) => self.slot.get(&s).and_then(|&j| state[j]),
+                    Assigned::Unknown => None,
+                };
             }
-        };
+        });
+        out
+    }
+
+    /// The tracked variables `stmt` assigns, each with what it assigns.
+    fn assigned(&self, stmt: &Stmt, mut f: impl FnMut(VarId, Assigned)) {
         match stmt {
-            Stmt::Copy { dst, src } => {
-                if let Some(&i) = self.slot.get(dst) {
-                    out[i] = match src {
-                        Operand::Const(Const::Bool(b)) => Some(*b),
-                        Operand::Var(s) => self.slot.get(s).and_then(|&j| state[j]),
-                        _ => None,
-                    };
-                }
-            }
+            Stmt::Copy { dst, src } => f(
+                *dst,
+                match src {
+                    Operand::Const(Const::Bool(b)) => Assigned::Const(*b),
+                    Operand::Var(s) => Assigned::Copy(*s),
+                    _ => Assigned::Unknown,
+                },
+            ),
             Stmt::Load { dst, .. } if self.loaded.contains_key(dst) => {
-                if let Some(&i) = self.slot.get(dst) {
-                    out[i] = self.loaded.get(dst).copied();
-                }
+                f(*dst, Assigned::Const(self.loaded[dst]))
             }
             Stmt::Opaque { dst, .. } | Stmt::Load { dst, .. } | Stmt::Element { dst, .. } => {
-                forget(dst, &mut out)
+                f(*dst, Assigned::Unknown)
             }
-            Stmt::Closure { dst: Some(dst), .. } => forget(dst, &mut out),
+            Stmt::Closure { dst: Some(dst), .. } => f(*dst, Assigned::Unknown),
             Stmt::Call(call) => {
-                if let Some(d) = &call.dst {
-                    forget(d, &mut out);
+                if let Some(d) = call.dst {
+                    f(d, Assigned::Unknown);
                 }
                 for a in &call.args {
                     if let (ParamMode::Out | ParamMode::Ref, Operand::Var(v)) = (a.mode, &a.value) {
-                        forget(v, &mut out);
+                        f(*v, Assigned::Unknown);
                     }
                 }
             }
             Stmt::ScopeEnd(vars) | Stmt::Escape(vars) => {
                 for v in vars {
-                    forget(v, &mut out);
+                    f(*v, Assigned::Unknown);
                 }
             }
             _ => {}
         }
-        out
     }
 
     fn join_into(&mut self, node: NodeId, state: &[Option<bool>]) -> bool {
@@ -374,6 +439,43 @@ impl BoolValues {
                 changed
             }
         }
+    }
+
+    /// Whether `var` is one of the tracked variables.
+    pub fn tracks(&self, var: VarId) -> bool {
+        self.slot.contains_key(&var)
+    }
+
+    /// Every tracked variable with a known value right before `node`, sorted.
+    pub fn known_before(&self, node: NodeId) -> Vec<(VarId, bool)> {
+        let Some(Some(state)) = self.before.get(node.index()) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(VarId, bool)> = self
+            .slot
+            .iter()
+            .filter_map(|(v, &i)| state[i].map(|b| (*v, b)))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// What a path that knew `known` (sorted) knows after `stmt`.
+    pub fn pass(&self, stmt: &Stmt, known: &mut Vec<(VarId, bool)>) {
+        if self.slot.is_empty() {
+            return;
+        }
+        self.assigned(stmt, |v, value| {
+            if !self.tracks(v) {
+                return;
+            }
+            let value = match value {
+                Assigned::Const(b) => Some(b),
+                Assigned::Copy(s) => known_value(known, s),
+                Assigned::Unknown => None,
+            };
+            set_known(known, v, value);
+        });
     }
 
     /// The value of `var` right before `node`, if known.

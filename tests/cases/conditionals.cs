@@ -1,7 +1,9 @@
 // Case family: conditional flow: `?:`, `??`, `??=`, switch statements (with early
 // returns and fall-out paths) and switch expressions. The checker is path-insensitive
-// except for null tests: one allocation is reported once even if it leaks on several paths.
-// cases: 17
+// except for null tests and `bool` flags (a variable tested twice, or assigned a constant
+// and tested: `if (owns) s.Dispose();`): one allocation is reported once even if it leaks
+// on several paths.
+// cases: 21
 using System;
 using System.IO;
 
@@ -169,6 +171,53 @@ public static class Conditionals
         {
             s.Dispose();
         }
+    }
+
+    // CASE: a flag set where the stream is created says whether to dispose it.
+    public static void DisposeIfCreated(Stream output, string path)
+    {
+        bool owns = false;
+        if (output == null)
+        {
+            output = File.Create(path);
+            owns = true;
+        }
+        output.WriteByte(1);
+        if (owns)
+            output.Dispose();
+    }
+
+    // CASE: the same flag tested the wrong way round leaks the created stream.
+    public static void DisposeIfNotCreated(Stream output, string path)
+    {
+        bool owns = false;
+        if (output == null)
+        {
+            output = File.Create(path); // expect: RLC0001
+            owns = true;
+        }
+        output.WriteByte(1);
+        if (!owns)
+            output.Dispose();
+    }
+
+    // CASE: a `bool` parameter tested where the stream is chosen and where it is disposed.
+    public static void SameFlagTwice(bool open, string path)
+    {
+        var s = open ? File.OpenRead(path) : Stream.Null;
+        s.ReadByte();
+        if (open)
+            s.Dispose();
+    }
+
+    // CASE: a flag reassigned between the two tests no longer says what was created.
+    public static void FlagReassigned(bool open, string path)
+    {
+        var s = open ? File.OpenRead(path) : Stream.Null; // expect: RLC0001
+        s.ReadByte();
+        open = path.Length > 3;
+        if (open)
+            s.Dispose();
     }
 
     // CASE: the same logic with one disposal behind a null test verifies.

@@ -2,8 +2,10 @@
 // Rule: a [Calls] on `Dispose(bool disposing)` is verified on the paths where `disposing`
 // is true, and a call `Dispose(true)` guarantees it (`Dispose(false)` does not). A class
 // whose must-call method `Dispose()` is inherited and calls `Dispose(true)` is checked
-// against the [Calls] of its own `Dispose(bool)` override.
-// cases: 11
+// against the [Calls] of its own `Dispose(bool)` override. A `Dispose()` that only calls
+// another method of its class (`Dispose() => Close();`) makes that method a disposal
+// method too.
+// cases: 13
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -258,3 +260,47 @@ public static class Users
         plain.Peek();
     }
 }
+
+public sealed class Connection : IDisposable
+{
+    [Owning] private readonly Stream _stream;
+
+    public Connection(string path) => _stream = File.OpenRead(path);
+
+    [Calls("_stream", "Dispose")]
+    public void Close() => _stream.Dispose();
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => Close();
+
+    // CASE: `Close()`, which `Dispose()` only delegates to, releases the connection.
+    public static void ClosedNotDisposed(string path)
+    {
+        var c = new Connection(path);
+        c.Close();
+    }
+}
+
+public sealed class Session : IDisposable
+{
+    [Owning] private readonly Stream _stream;
+
+    public Session(string path) => _stream = File.OpenRead(path);
+
+    public void Stop() => Console.WriteLine("stopping");
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose()
+    {
+        Stop();
+        _stream.Dispose();
+    }
+
+    // CASE: a method `Dispose()` calls among other work does not release it.
+    public static void StoppedNotDisposed(string path)
+    {
+        var s = new Session(path); // expect: RLC0001
+        s.Stop();
+    }
+}
+

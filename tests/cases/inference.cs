@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 32
+// cases: 34
 using System;
 using System.IO;
 
@@ -456,5 +456,36 @@ public sealed class Mux : IMux, IDisposable
     internal Stream Server(string name, bool activate = true) => _server;
     public int Use(string name) => Server(name).ReadByte();
     public void Dispose() => _server.Dispose();
+}
+
+internal static class Requires
+{
+    public static T NotNull<T>(T value, string name) where T : class
+    {
+        if (value == null)
+            throw new ArgumentNullException(name);
+        return value;
+    }
+}
+
+// CASE: a generic guard that returns its argument returns that argument, not a new
+// value (`[MustCallAlias]` inferred): checking a borrowed stream creates nothing.
+public sealed class Reader
+{
+    private readonly Stream _source;
+
+    public Reader(Stream source)
+    {
+        Requires.NotNull(source, nameof(source));
+        _source = source;
+    }
+
+    public int Peek() => _source.ReadByte();
+}
+
+// CASE: a stream created and passed through the guard is still the caller's to dispose.
+public static class GuardedCreation
+{
+    public static int First(string path) => Requires.NotNull(File.OpenRead(path), nameof(path)).ReadByte(); // expect: RLC0001
 }
 

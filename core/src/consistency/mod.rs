@@ -51,7 +51,7 @@ use crate::must_call::MustCallType;
 use crate::never_returns;
 use crate::options::ExceptionModel;
 use crate::ownership;
-use crate::resource_alias::{Alias, FieldKey};
+use crate::resource_alias::{Alias, FieldKey, known_value, set_known};
 
 pub use obligations::{Discharges, ObligationKind};
 pub use verify::{Verdict, discharged_on_some_path, guarantees, verify};
@@ -78,6 +78,10 @@ pub struct Fact {
     /// Where the last user-visible alias was lost while temporaries still hold
     /// it: the place to report if it then leaks.
     pub dropped: Option<(NodeId, Loss)>,
+    /// Flags whose value every path of this fact agrees on, sorted
+    /// ([`crate::resource_alias::BoolValues`]): `if (owns) s.Dispose();` is
+    /// taken only when `owns` may be true for the stream `owns` was set for.
+    pub known: Vec<(VarId, bool)>,
 }
 
 impl Fact {
@@ -89,7 +93,18 @@ impl Fact {
             exit_via: None,
             wrapper: None,
             dropped: None,
+            known: Vec::new(),
         }
+    }
+
+    /// Whether this fact stands for every path `other` stands for: as few
+    /// aliases and no more knowledge.
+    fn covers(&self, other: &Fact) -> bool {
+        is_subset(&self.aliases, &other.aliases)
+            && self
+                .known
+                .iter()
+                .all(|k| other.known.binary_search(k).is_ok())
     }
     fn key(&self) -> (ObligationId, bool) {
         (self.obligation, self.exc_from.is_some())
@@ -342,6 +357,13 @@ impl<'c, 'a> Engine<'c, 'a> {
 
     /// Adds a fact to D(node) unless a fact of the same obligation with fewer
     /// aliases is there; merges variants past the limit (see the module docs).
+    /// A new fact at `at`, knowing what every path to `at` knows of the flags.
+    fn born(&self, at: NodeId, aliases: Vec<Alias>, obligation: ObligationId) -> Fact {
+        let mut fact = Fact::new(aliases, obligation);
+        fact.known = self.cx.bools.known_before(at);
+        fact
+    }
+
     fn insert(&mut self, node: NodeId, mut fact: Fact) {
         if node.index() >= self.cx.body.nodes.len() {
             return;
@@ -362,14 +384,11 @@ impl<'c, 'a> Engine<'c, 'a> {
             }
             id = e.prev;
         }
-        if same
-            .iter()
-            .any(|&id| is_subset(&arena[id as usize].fact.aliases, &fact.aliases))
-        {
+        if same.iter().any(|&id| arena[id as usize].fact.covers(&fact)) {
             return;
         }
         for &id in same.iter() {
-            if is_subset(&fact.aliases, &arena[id as usize].fact.aliases) {
+            if fact.covers(&arena[id as usize].fact) {
                 kill(&mut arena[id as usize]);
             }
         }
@@ -378,6 +397,15 @@ impl<'c, 'a> Engine<'c, 'a> {
             let merged = same.iter().fold(fact.aliases.clone(), |acc, &id| {
                 intersect(&acc, &arena[id as usize].fact.aliases)
             });
+            let known: Vec<(VarId, bool)> = fact
+                .known
+                .iter()
+                .filter(|k| {
+                    same.iter()
+                        .all(|&id| arena[id as usize].fact.known.binary_search(k).is_ok())
+                })
+                .copied()
+                .collect();
             // Disjoint holders on different paths have nothing in common: keep
             // them apart rather than invent a loss at the join.
             if !merged.is_empty() {
@@ -386,6 +414,7 @@ impl<'c, 'a> Engine<'c, 'a> {
                 }
                 same.clear();
                 fact.aliases = merged;
+                fact.known = known;
             }
         }
         // Relink the live entries (oldest first) and append the new one.
@@ -530,9 +559,10 @@ impl<'c, 'a> Engine<'c, 'a> {
     /// Propagates a fact along the normal edges of `n`, refined by the branch:
     /// on the true edge of `x == null` the value is null and nothing is owed
     /// (paper Fig. 1); a `bool` edge known infeasible is not taken.
-    fn flow_normal(&mut self, n: NodeId, fact: Fact) {
+    fn flow_normal(&mut self, n: NodeId, mut fact: Fact) {
         let cx = self.cx;
         let node = cx.body.node(n);
+        cx.bools.pass(&node.stmt, &mut fact.known);
         match &node.succ {
             Succ::None => {}
             Succ::Goto(t) => self.insert(*t, fact),
@@ -542,23 +572,37 @@ impl<'c, 'a> Engine<'c, 'a> {
                 if_false,
             } => {
                 use crate::ir::Cond;
+                let known = |v: VarId| known_value(&fact.known, v);
                 let take_true = match cond {
                     Cond::IsNull(x) => !fact.has_var(*x),
-                    Cond::Bool(v) => cx.bools.edge_feasible(cx.body, n, *v, true),
+                    Cond::Bool(v) => {
+                        cx.bools.edge_feasible(cx.body, n, *v, true) && known(*v) != Some(false)
+                    }
                     Cond::Opaque => true,
                 };
                 let take_false = match cond {
                     Cond::Bool(v) => {
                         cx.bools.edge_feasible(cx.body, n, *v, false)
+                            && known(*v) != Some(true)
                             && !self.unset_when_false(*v, &fact)
                     }
                     _ => true,
                 };
+                // Each edge knows the flag it tested.
+                let edge = |fact: &Fact, value: bool| {
+                    let mut f = fact.clone();
+                    if let Cond::Bool(v) = cond
+                        && cx.bools.tracks(*v)
+                    {
+                        set_known(&mut f.known, *v, Some(value));
+                    }
+                    f
+                };
                 if take_true {
-                    self.insert(*if_true, fact.clone());
+                    self.insert(*if_true, edge(&fact, true));
                 }
                 if take_false {
-                    self.insert(*if_false, fact);
+                    self.insert(*if_false, edge(&fact, false));
                 }
             }
             Succ::Multi(targets) => {

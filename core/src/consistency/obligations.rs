@@ -1,7 +1,7 @@
 //! InitialObligations (Algorithm 1, line 1): where obligations start, what
 //! kind each is, and which transfers discharge each kind.
 
-use super::{Engine, Fact, Loss};
+use super::{Engine, Loss};
 use crate::ir::{
     BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
 };
@@ -145,7 +145,7 @@ impl Engine<'_, '_> {
                             ob.clone(),
                             ty,
                         );
-                        self.flow_normal(n, Fact::new(vec![Alias::Var(*dst)], o));
+                        self.flow_normal(n, self.born(n, vec![Alias::Var(*dst)], o));
                     }
                 }
                 _ => {}
@@ -179,7 +179,10 @@ impl Engine<'_, '_> {
             if let Some(ob) = ob {
                 let ty = cx.body.var(var).ty.ty.or(p.ty.ty);
                 let o = self.new_obligation(kind, cx.body.entry, Some(var), ob.clone(), ty);
-                self.insert(cx.body.entry, Fact::new(vec![Alias::Var(var)], o));
+                self.insert(
+                    cx.body.entry,
+                    self.born(cx.body.entry, vec![Alias::Var(var)], o),
+                );
             }
         }
     }
@@ -224,7 +227,10 @@ impl Engine<'_, '_> {
                     ob.clone(),
                     def.ty.ty,
                 );
-                self.insert(cx.body.entry, Fact::new(vec![Alias::Path(this, key)], o));
+                self.insert(
+                    cx.body.entry,
+                    self.born(cx.body.entry, vec![Alias::Path(this, key)], o),
+                );
             }
         }
     }
@@ -259,7 +265,7 @@ impl Engine<'_, '_> {
                 let o =
                     self.new_obligation(ObligationKind::Alloc, n, call.dst, ob.into_owned(), ty);
                 match call.dst {
-                    Some(d) => self.flow_normal(n, Fact::new(vec![Alias::Var(d)], o)),
+                    Some(d) => self.flow_normal(n, self.born(n, vec![Alias::Var(d)], o)),
                     None => self.event_at(o, n, Loss::Discarded, None, None, None),
                 }
             }
@@ -278,7 +284,7 @@ impl Engine<'_, '_> {
             if let Some(ob) = ob {
                 let ty = cx.body.var(*v).ty.ty;
                 let o = self.new_obligation(ObligationKind::OutArg, n, Some(*v), ob.clone(), ty);
-                self.flow_normal(n, Fact::new(vec![Alias::Var(*v)], o));
+                self.flow_normal(n, self.born(n, vec![Alias::Var(*v)], o));
             }
         }
         let Some(method) = method else {
@@ -322,7 +328,7 @@ impl Engine<'_, '_> {
                     ob.clone(),
                     ty,
                 );
-                self.flow_normal(n, Fact::new(vec![Alias::Var(var)], o));
+                self.flow_normal(n, self.born(n, vec![Alias::Var(var)], o));
             }
         }
     }

@@ -282,6 +282,7 @@ impl Engine<'_, '_> {
                     exit_via: None,
                     wrapper: None,
                     dropped: None,
+                    known: fact.known.clone(),
                 });
             }
             CollectionHolder::Unowned => {

@@ -63,12 +63,17 @@ impl AliasClasses {
                     field: FieldRef::Known(f),
                 } if Some(*b) == this => field_of[dst.index()] = Some(*f),
                 Stmt::Call(call) => {
-                    // What the checker starts an obligation for (InitialObligations).
+                    // What the checker starts an obligation for (InitialObligations);
+                    // a method's resource alias of an argument (`NotNull(x)`) is
+                    // that argument, not a new value.
+                    let alias_of_arg = call.kind != CallKind::New
+                        && !crate::resource_alias::wrapped_by(program, call).is_empty();
                     if let Some(dst) = call.dst
                         && !matches!(
                             call.kind,
                             CallKind::BaseConstructor | CallKind::ThisConstructor
                         )
+                        && !alias_of_arg
                         && ownership::call_result_owning(program, call)
                         && types.of_call_result(program, call).is_some()
                     {

@@ -40,6 +40,18 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
     let classes = AliasClasses::of(program, types, body);
     let this = body.this_var();
     let sources_of = |v: VarId| -> Vec<ValueSource> { classes.sources(v).to_vec() };
+    // What a disposal of `v` disposes: a variable that may also hold a value the
+    // body created (`conn = clone ? Clone() : client; .. if (clone) conn.Dispose()`)
+    // is taken to dispose that value, not the parameter it may alias.
+    let disposed_of = |v: VarId| -> Vec<ValueSource> {
+        let sources = classes.sources(v);
+        let created = sources.contains(&ValueSource::Created);
+        sources
+            .iter()
+            .filter(|s| !(created && matches!(s, ValueSource::Param(_))))
+            .copied()
+            .collect()
+    };
     let mut ev = Evidence {
         method: body.method,
         ..Evidence::default()
@@ -59,7 +71,7 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                         .of_value(&body.var(r).ty)
                         .is_some_and(|o| o.is_satisfied_by(name))
                 {
-                    for source in sources_of(r) {
+                    for source in disposed_of(r) {
                         ev.disposals.push(Disposal {
                             node: id,
                             source,
@@ -72,9 +84,9 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                     // `[Calls]` postconditions of the callee.
                     for spec in &m.calls {
                         let vars: Vec<ValueSource> = match &spec.target {
-                            Target::This => call.receiver.map(sources_of).unwrap_or_default(),
+                            Target::This => call.receiver.map(disposed_of).unwrap_or_default(),
                             Target::Param(p) => {
-                                call.arg_var(*p).map(sources_of).unwrap_or_default()
+                                call.arg_var(*p).map(disposed_of).unwrap_or_default()
                             }
                             Target::Field(f) => {
                                 if call.receiver.is_some() && call.receiver == this {
@@ -104,7 +116,7 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                             continue;
                         };
                         if holds && pd.ownership.is_owning(false) {
-                            for source in sources_of(v) {
+                            for source in disposed_of(v) {
                                 ev.disposals.push(Disposal {
                                     node: id,
                                     source,

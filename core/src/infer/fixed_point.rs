@@ -605,32 +605,40 @@ impl State {
     }
 
     /// `[MustCallAlias]` on a method that always returns (a resource alias of) one
-    /// of its parameters.
+    /// of its parameters. A generic method (`T NotNull<T>(T value)`, an open
+    /// type on both sides) qualifies when it returns exactly that parameter.
     fn must_call_alias_methods(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
             let md = self.p.method(m);
+            let open = md.ret.ty.is_none();
             if md.kind != MethodKind::Ordinary
                 || md.ret_must_call_alias.is_some()
                 || md.must_call_alias_param().is_some()
                 || md.ret_ownership != Ownership::Default
-                || types.of_value(&md.ret).is_none()
+                || (!open && types.of_value(&md.ret).is_none())
                 || f.returns.is_empty()
             {
                 continue;
             }
             let candidate = (0..md.params.len() as u32).find(|&i| {
                 let pd = &md.params[i as usize];
+                let returned = |r: &Vec<ValueSource>| match open {
+                    true => r == &[ValueSource::Param(i)],
+                    false => r.contains(&ValueSource::Param(i)),
+                };
                 pd.ownership == Ownership::Default
                     && pd.mode == ParamMode::Value
-                    && types.of_value(&pd.ty).is_some()
-                    && f.returns.iter().all(|(_, roots)| {
-                        roots
-                            .as_ref()
-                            .is_some_and(|r| r.contains(&ValueSource::Param(i)))
-                    })
+                    && if open {
+                        pd.ty.ty.is_none()
+                    } else {
+                        types.of_value(&pd.ty).is_some()
+                    }
+                    && f.returns
+                        .iter()
+                        .all(|(_, roots)| roots.as_ref().is_some_and(returned))
             });
             let Some(i) = candidate else { continue };
             let span = body.node(f.returns[0].0).span;

@@ -2,8 +2,10 @@
 // old value disposed first (RLC0004) and [CreatesMustCallFor("this")] on the method
 // (RLC0009); constructors are exempt for the first assignment; callers of a
 // [CreatesMustCallFor] method get a new obligation. Variables: reassigning the last
-// reference to an undisposed value is reported at the assignment (RLC0004 too).
-// cases: 21
+// reference to an undisposed value is reported at the assignment (RLC0004 too). A
+// lambda assigning an owning field runs later, when the field may hold a value, even if
+// a constructor made it.
+// cases: 23
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -233,3 +235,40 @@ public static class VariablesReassigned
         }
     }
 }
+
+public sealed class ReopenOnEvent : IDisposable
+{
+    [Owning] private Stream? _stream;
+
+    public event EventHandler? Changed;
+
+    // CASE: a handler a constructor subscribes replaces the field without disposing it.
+    public ReopenOnEvent(string path)
+    {
+        Changed += (o, e) => _stream = File.OpenRead(path); // expect: RLC0004
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class ReopenOnEventSafely : IDisposable
+{
+    [Owning] private Stream? _stream;
+
+    public event EventHandler? Changed;
+
+    // CASE: the same handler disposing the old value first.
+    public ReopenOnEventSafely(string path)
+    {
+        Changed += (o, e) =>
+        {
+            _stream?.Dispose();
+            _stream = File.OpenRead(path);
+        };
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+

@@ -639,7 +639,9 @@ impl<'m> Walker<'m> {
                 SpecAttr::MustCallAlias => {
                     matches!(kind, "constructor_declaration" | "method_declaration")
                 }
-                SpecAttr::Calls | SpecAttr::CreatesMustCallFor => kind == "method_declaration",
+                SpecAttr::Calls | SpecAttr::CreatesMustCallFor | SpecAttr::DoesNotReturn => {
+                    kind == "method_declaration"
+                }
                 SpecAttr::Owning | SpecAttr::NotOwning => matches!(
                     kind,
                     "property_declaration" | "indexer_declaration" | "field_declaration"
@@ -701,7 +703,11 @@ impl<'m> Walker<'m> {
                             "`[StoredAs]` needs a result that keeps the argument (constructor or method)",
                         );
                     }
-                    Some(SpecAttr::NotOwning | SpecAttr::StoredAs) | None => {}
+                    Some(SpecAttr::Exchanged) if kind != "method_declaration" => {
+                        self.problem(n, "`[Exchanged]` needs a method that returns the old value");
+                    }
+                    Some(SpecAttr::NotOwning | SpecAttr::StoredAs | SpecAttr::Exchanged) | None => {
+                    }
                     Some(other) => self.problem(
                         n,
                         format!("`[{}]` does not apply to a parameter", other.name()),

@@ -189,14 +189,18 @@ impl Engine<'_, '_> {
 
     /// The old value of each non-readonly owning field this method assigns
     /// (paper §5.1: it must be disposed before the field is overwritten).
-    /// Constructors are exempt: the field holds nothing yet.
+    /// Constructors are exempt: the field holds nothing yet. A lambda or local
+    /// function (even one a constructor makes) runs later, when it may.
     fn field_obligations(&mut self) {
         let cx = self.cx;
-        let (Some(this), Some(method)) = (cx.this, cx.method) else {
+        let Some(this) = cx.this else {
             return;
         };
-        if method.is_constructor() || method.is_static {
-            return;
+        let nested = matches!(cx.body.kind, BodyKind::Lambda | BodyKind::LocalFunction);
+        match cx.method {
+            Some(m) if m.is_constructor() || m.is_static => return,
+            None if !nested => return,
+            _ => {}
         }
         let mut seeded: Vec<FieldKey> = Vec::new();
         for node in &cx.body.nodes {

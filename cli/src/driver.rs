@@ -203,6 +203,10 @@ fn analyze(
         rlc_core::ownership::derive_ownership_flags(&mut loaded.index.program, &part.bodies);
         rlc_core::never_returns::derive(&mut loaded.index.program, &part.bodies);
         rlc_core::must_call::derive_delegated_disposal(&mut loaded.index.program, &part.bodies);
+        rlc_core::construction::derive_construction_helpers(
+            &mut loaded.index.program,
+            &part.bodies,
+        );
     }
     seed_ownership_flags(&mut loaded);
     for part in &mut parts {

@@ -25,6 +25,7 @@ pub mod called_methods;
 pub mod cfg;
 pub mod checker;
 pub mod consistency;
+pub mod construction;
 pub mod facts;
 pub mod infer;
 pub mod ir;

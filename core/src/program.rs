@@ -344,6 +344,13 @@ pub struct MethodDef {
     /// Never returns normally: `[DoesNotReturn]`, or a body that only throws
     /// ([`crate::never_returns`]).
     pub never_returns: bool,
+    /// Declared `private` (explicitly or by default): no code outside its
+    /// class calls it.
+    pub is_private: bool,
+    /// A private helper that only its class's constructors (and other such
+    /// helpers) call, on `this` (`ctor() { Init(); }`): it runs as part of
+    /// construction ([`crate::construction::derive_construction_helpers`]).
+    pub construction_helper: bool,
     pub has_body: bool,
     pub span: Option<Span>,
 }
@@ -372,12 +379,19 @@ impl MethodDef {
             is_async: false,
             is_public: true,
             never_returns: false,
+            is_private: false,
+            construction_helper: false,
             has_body: false,
             span: None,
         }
     }
     pub fn is_constructor(&self) -> bool {
         self.kind == MethodKind::Constructor
+    }
+    /// Whether it runs only while its object is constructed (a constructor or
+    /// a construction helper): the owning fields it assigns hold nothing yet.
+    pub fn in_construction(&self) -> bool {
+        self.is_constructor() || self.construction_helper
     }
     /// Whether the returned value is owned by the caller.
     pub fn returns_owning(&self) -> bool {

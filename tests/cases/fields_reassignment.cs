@@ -4,8 +4,9 @@
 // [CreatesMustCallFor] method get a new obligation. Variables: reassigning the last
 // reference to an undisposed value is reported at the assignment (RLC0004 too). A
 // lambda assigning an owning field runs later, when the field may hold a value, even if
-// a constructor made it.
-// cases: 23
+// a constructor made it. A private helper that only constructors call on `this`, or that
+// a method of the class calls on an object it just created, runs as part of construction.
+// cases: 26
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -270,5 +271,54 @@ public sealed class ReopenOnEventSafely : IDisposable
 
     [Calls("_stream", "Dispose")]
     public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class InitHelper : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    // CASE: a private `Init` only the constructor calls assigns the field as the
+    // constructor would: no old value, no [CreatesMustCallFor] needed.
+    public InitHelper(string path) => Init(path);
+
+    private void Init(string path) => _stream = File.OpenRead(path);
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
+}
+
+public sealed class StartedPool : IDisposable
+{
+    [Owning] private System.Threading.Timer? _reaper;
+
+    private StartedPool() { }
+
+    // CASE: a static factory that starts the object it just created.
+    public static StartedPool Create()
+    {
+        var pool = new StartedPool();
+        pool.StartReaper();
+        return pool;
+    }
+
+    private void StartReaper() => _reaper = new System.Threading.Timer(_ => { }, null, 1000, 1000);
+
+    [Calls("_reaper", "Dispose")]
+    public void Dispose() => _reaper?.Dispose();
+}
+
+public sealed class ReusedHelper : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    public ReusedHelper(string path) => Open(path);
+
+    // CASE: a helper a public method also calls may find the field full.
+    public void Reopen(string path) => Open(path);
+
+    private void Open(string path) => _stream = File.OpenRead(path); // expect: RLC0004, RLC0009
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
 }
 

@@ -1,7 +1,7 @@
 // Case family: System.Threading: CancellationTokenSource (timeouts, linked sources),
 // CancellationTokenRegistration, SemaphoreSlim, timers, ManualResetEventSlim, and Task
 // (no obligation).
-// cases: 20
+// cases: 21
 using System;
 using System.Threading;
 using System.Threading.Tasks;
@@ -229,6 +229,21 @@ public sealed class VolatileReader : IDisposable
     internal Timer? Current => Volatile.Read(ref _timer);
 
     public bool Active => Current != null;
+
+    public void Dispose() => _timer?.Dispose();
+}
+
+// CASE: the old value taken out by the exchange and then dropped: reported at the exchange.
+public sealed class ExchangeKeepsOldInLocal : IDisposable
+{
+    [Owning] private Timer? _timer;
+
+    [CreatesMustCallFor("this")]
+    public void Restart()
+    {
+        var old = Interlocked.Exchange(ref _timer, new Timer(_ => { }, null, 0, 1000)); // expect: RLC0004
+        Console.WriteLine(old == null);
+    }
 
     public void Dispose() => _timer?.Dispose();
 }

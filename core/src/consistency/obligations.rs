@@ -198,7 +198,7 @@ impl Engine<'_, '_> {
         };
         let nested = matches!(cx.body.kind, BodyKind::Lambda | BodyKind::LocalFunction);
         match cx.method {
-            Some(m) if m.is_constructor() || m.is_static => return,
+            Some(m) if m.in_construction() || m.is_static => return,
             None if !nested => return,
             _ => {}
         }

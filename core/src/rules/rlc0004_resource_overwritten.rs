@@ -13,6 +13,7 @@ use super::text::{obligation_fact, preferred, type_of};
 use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind};
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact};
 use crate::facts::BodyFacts;
+use crate::ir::{NodeId, Stmt};
 use crate::program::Provenance;
 use crate::resource_alias::{Alias, FieldKey};
 use crate::rules::RuleId;
@@ -22,10 +23,16 @@ pub(super) fn field(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, f: Field
     let ty = type_of(cx, ob);
     let obl = preferred(cx.program, &ob.must_call.must_call);
     let at_store = matches!(event.loss, Loss::Overwritten(Alias::Path(..)));
-    let primary = if at_store {
-        format!("`{field}` is reassigned here while it may still hold an undisposed `{ty}`")
-    } else {
-        format!("the previous value of `{field}` is lost here without `{obl}`")
+    // When another alias outlived the assignment (`var old = Interlocked.Exchange(
+    // ref _f, next);`), the assignment is still the place to fix; where the old
+    // value was finally lost goes beside it.
+    let store = (!at_store).then(|| first_store(cx, f)).flatten();
+    let primary = match (at_store, store) {
+        (true, _) => {
+            format!("`{field}` is reassigned here while it may still hold an undisposed `{ty}`")
+        }
+        (false, Some(_)) => format!("`{field}` is reassigned here; its previous `{ty}` is never disposed"),
+        (false, None) => format!("the previous value of `{field}` is lost here without `{obl}`"),
     };
     let mut d = Diagnostic::new(
         RuleId::ResourceOverwritten,
@@ -33,10 +40,16 @@ pub(super) fn field(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, f: Field
             "owning field `{field}` is overwritten without disposing its previous `{ty}` (missing `{obl}`)"
         ),
         Label {
-            span: cx.node_span(event.at),
+            span: cx.node_span(store.unwrap_or(event.at)),
             message: primary,
         },
     );
+    if store.is_some() {
+        d = d.with_secondary(
+            cx.node_span(event.at),
+            format!("the previous value of `{field}` is lost here without `{obl}`"),
+        );
+    }
     if ob.node != cx.body.entry {
         d = d.with_secondary(
             cx.node_span(ob.node),
@@ -59,6 +72,19 @@ pub(super) fn field(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, f: Field
     }
     d.facts.push(obligation_fact(cx, ob, &ty));
     (d, field)
+}
+
+/// The first assignment of field `f` of `this` in the body.
+fn first_store(cx: &BodyFacts<'_>, f: FieldKey) -> Option<NodeId> {
+    let this = cx.this?;
+    cx.body
+        .nodes
+        .iter()
+        .position(|n| {
+            matches!(&n.stmt, Stmt::Store { base: Some(b), field, .. }
+                if *b == this && cx.fields.key(field) == f)
+        })
+        .map(|i| NodeId(i as u32))
 }
 
 /// `name = ...` while `name` holds the last reference to `ob`'s value.

@@ -18,7 +18,7 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
     let Some(method) = cx.method else {
         return Vec::new();
     };
-    if method.is_constructor()
+    if method.in_construction()
         || method.is_static
         || method
             .creates_must_call_for

@@ -712,6 +712,9 @@ pub(super) fn method_def(
             || interface,
         is_async: all_mods.contains(Modifiers::ASYNC),
         is_public: interface || all_mods.contains(Modifiers::PUBLIC),
+        is_private: !interface
+            && !all_mods.intersects(Modifiers::PUBLIC | Modifiers::PROTECTED | Modifiers::INTERNAL),
+        construction_helper: false,
         never_returns,
         has_body: p.has_body,
         span,

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 34
+// cases: 35
 using System;
 using System.IO;
 
@@ -487,5 +487,18 @@ public sealed class Reader
 public static class GuardedCreation
 {
     public static int First(string path) => Requires.NotNull(File.OpenRead(path), nameof(path)).ReadByte(); // expect: RLC0001
+}
+
+// CASE: a method that disposes a wrapper of its parameter (`using var reader = new
+// StreamReader(s)`) disposes the parameter (`[Owning]` inferred): callers hand it over.
+public static class WrapperOwnsParameter
+{
+    public static string? FirstLine(Stream s)
+    {
+        using var reader = new StreamReader(s);
+        return reader.ReadLine();
+    }
+
+    public static string? FirstLineOf(string path) => FirstLine(File.OpenRead(path));
 }
 

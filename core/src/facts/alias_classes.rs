@@ -64,10 +64,14 @@ impl AliasClasses {
                 } if Some(*b) == this => field_of[dst.index()] = Some(*f),
                 Stmt::Call(call) => {
                     // What the checker starts an obligation for (InitialObligations);
-                    // a method's resource alias of an argument (`NotNull(x)`) is
-                    // that argument, not a new value.
-                    let alias_of_arg = call.kind != CallKind::New
-                        && !crate::resource_alias::wrapped_by(program, call).is_empty();
+                    // a resource alias of an argument (`NotNull(x)`, `new
+                    // StreamReader(x)`) is that argument, not a new value: disposing
+                    // it disposes the argument.
+                    let wrapped = crate::resource_alias::wrapped_by(program, call);
+                    let alias_of_arg = !wrapped.is_empty()
+                        && !wrapped
+                            .iter()
+                            .any(|w| matches!(w, crate::resource_alias::Wrapped::Receiver(_)));
                     if let Some(dst) = call.dst
                         && !matches!(
                             call.kind,

@@ -4,7 +4,7 @@
 // wrapped value only under one value of that field. The constructor then owns its
 // argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
 // disposal is verified assuming the wrapper owns.
-// cases: 9
+// cases: 10
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -113,5 +113,19 @@ public static class Users
         var stream = File.OpenRead(path); // expect: RLC0001
         using var w = new Wrapper(stream, keep);
         return w.Next();
+    }
+
+    // CASE: a method that disposes a wrapper left open on its parameter does not
+    // dispose the parameter: it stays the caller's, who disposes it.
+    public static int Peek(Stream s)
+    {
+        using var w = new Wrapper(s, leaveOpen: true);
+        return w.Next();
+    }
+
+    public static int PeekFile(string path)
+    {
+        using var stream = File.OpenRead(path);
+        return Peek(stream);
     }
 }

@@ -67,8 +67,12 @@ impl AliasClasses {
                     // a resource alias of an argument (`NotNull(x)`, `new
                     // StreamReader(x)`) is that argument, not a new value: disposing
                     // it disposes the argument.
+                    // `new Reader(s, leaveOpen: true)` is no alias of `s`.
+                    let aliases = crate::resource_alias::condition_at(program, call, |_| None)
+                        != crate::resource_alias::Condition::Fails;
                     let wrapped = crate::resource_alias::wrapped_by(program, call);
-                    let alias_of_arg = !wrapped.is_empty()
+                    let alias_of_arg = aliases
+                        && !wrapped.is_empty()
                         && !wrapped
                             .iter()
                             .any(|w| matches!(w, crate::resource_alias::Wrapped::Receiver(_)));
@@ -99,7 +103,8 @@ impl AliasClasses {
                     let Some(md) = program.get_method(*m) else {
                         continue;
                     };
-                    if md.ret_must_call_alias.is_some()
+                    if aliases
+                        && md.ret_must_call_alias.is_some()
                         && let Some(p) = md.must_call_alias_param()
                         && let Some(v) = call.arg_var(p)
                     {

@@ -10,6 +10,7 @@ use crate::ir::{Body, CallKind, Callee, FieldRef, Operand, Stmt, VarId, VarKind}
 use crate::must_call::MustCallTypes;
 use crate::ownership;
 use crate::program::{FieldId, ParamMode, Program};
+use crate::resource_alias::{Condition, Wrapped, condition_at, wrapped_by};
 
 /// A value a resource-alias class may hold that inference can name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,14 +69,11 @@ impl AliasClasses {
                     // StreamReader(x)`) is that argument, not a new value: disposing
                     // it disposes the argument.
                     // `new Reader(s, leaveOpen: true)` is no alias of `s`.
-                    let aliases = crate::resource_alias::condition_at(program, call, |_| None)
-                        != crate::resource_alias::Condition::Fails;
-                    let wrapped = crate::resource_alias::wrapped_by(program, call);
+                    let aliases = condition_at(program, call, |_| None) != Condition::Fails;
+                    let wrapped = wrapped_by(program, call);
                     let alias_of_arg = aliases
                         && !wrapped.is_empty()
-                        && !wrapped
-                            .iter()
-                            .any(|w| matches!(w, crate::resource_alias::Wrapped::Receiver(_)));
+                        && !wrapped.iter().any(|w| matches!(w, Wrapped::Receiver(_)));
                     if let Some(dst) = call.dst
                         && !matches!(
                             call.kind,

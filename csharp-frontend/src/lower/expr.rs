@@ -982,14 +982,7 @@ impl Lowerer<'_> {
             range,
         );
         // The field receives `value` itself, so that storing `null` reads as such.
-        for (src, base, field, range) in std::mem::take(&mut self.writebacks) {
-            let src = if src == location {
-                value.clone()
-            } else {
-                Operand::Var(src)
-            };
-            self.emit(IrStmt::Store { base, field, src }, range);
-        }
+        self.flush_writebacks(Some((location, &value)));
         Some(Operand::Var(old))
     }
 

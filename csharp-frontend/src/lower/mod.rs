@@ -172,15 +172,19 @@ impl<'a> Lowerer<'a> {
         let exc = self.exc_edge();
         self.b.set_exc(n, Some(exc));
         if is_call {
-            self.flush_writebacks();
+            self.flush_writebacks(None);
         }
         n
     }
 
-    /// Stores back the fields passed by `ref`/`out` to the call just emitted.
-    fn flush_writebacks(&mut self) {
+    /// Stores back the fields passed by `ref`/`out` to the call just emitted;
+    /// `known`: a temporary whose value is known (`(t, null)`), stored as such.
+    fn flush_writebacks(&mut self, known: Option<(VarId, &Operand)>) {
         for (src, base, field, range) in std::mem::take(&mut self.writebacks) {
-            let src = Operand::Var(src);
+            let src = match known {
+                Some((t, value)) if t == src => value.clone(),
+                _ => Operand::Var(src),
+            };
             self.emit(IrStmt::Store { base, field, src }, range);
         }
     }

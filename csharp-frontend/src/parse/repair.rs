@@ -578,7 +578,7 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
 }
 
 /// Whether token `i` starts a statement: it follows `;`, `{`, `}`, `else`,
-/// `do`, or the condition of an `if`/`while`/`for`/`foreach`/`fixed`/`lock`.
+/// `do`, or the head of an `if`/`while`/`for`/... ([`closes_statement_head`]).
 fn starts_statement(toks: &[Token], text: &[u8], i: usize) -> bool {
     let Some(prev) = i.checked_sub(1).and_then(|p| toks.get(p)) else {
         return false;
@@ -586,18 +586,25 @@ fn starts_statement(toks: &[Token], text: &[u8], i: usize) -> bool {
     match (prev.kind, prev.text(text)) {
         (TokKind::Punct, b";" | b"{" | b"}") => true,
         (TokKind::Ident, b"else" | b"do") => true,
-        (TokKind::Punct, b")") => matching_open(toks, text, i - 1)
-            .and_then(|open| open.checked_sub(1))
-            .and_then(|k| toks.get(k))
-            .is_some_and(|k| {
-                k.kind == TokKind::Ident
-                    && matches!(
-                        k.text(text),
-                        b"if" | b"while" | b"for" | b"foreach" | b"fixed" | b"lock"
-                    )
-            }),
+        (TokKind::Punct, b")") => closes_statement_head(toks, text, i - 1),
         _ => false,
     }
+}
+
+/// Whether the `)` at token `close` ends the head of a statement that takes
+/// an embedded statement: `if (..)`, `while (..)`, `for`, `foreach`, `fixed`,
+/// `lock`, `using`.
+fn closes_statement_head(toks: &[Token], text: &[u8], close: usize) -> bool {
+    matching_open(toks, text, close)
+        .and_then(|open| open.checked_sub(1))
+        .and_then(|k| toks.get(k))
+        .is_some_and(|k| {
+            k.kind == TokKind::Ident
+                && matches!(
+                    k.text(text),
+                    b"if" | b"while" | b"for" | b"foreach" | b"fixed" | b"lock" | b"using"
+                )
+        })
 }
 
 /// Whether token `i` (a `*`) stands where an operand starts, so that it is a
@@ -617,16 +624,7 @@ fn starts_operand(toks: &[Token], text: &[u8], i: usize) -> bool {
         TokKind::Punct => match prev.text(text) {
             b"]" | b"++" | b"--" => false,
             // `if (c) *(int*)p = 1;`: a statement's head, not an operand.
-            b")" => matching_open(toks, text, i - 1)
-                .and_then(|open| open.checked_sub(1))
-                .and_then(|k| toks.get(k))
-                .is_some_and(|k| {
-                    k.kind == TokKind::Ident
-                        && matches!(
-                            k.text(text),
-                            b"if" | b"while" | b"for" | b"foreach" | b"fixed" | b"lock" | b"using"
-                        )
-                }),
+            b")" => closes_statement_head(toks, text, i - 1),
             _ => true,
         },
         _ => true,

@@ -63,10 +63,14 @@ pub enum SpecAttr {
     /// `System.Diagnostics.CodeAnalysis.DoesNotReturnAttribute` on a method:
     /// a call to it ends its path as a `throw` does.
     DoesNotReturn,
+    /// Library model only: on a `bool` property, `[ReleasedIf(false)] bool
+    /// IsAllocated { get; }` says its object holds no resource when the
+    /// property has that value (`if (h.IsAllocated) h.Free();`).
+    ReleasedIf,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 13] = [
+    pub const ALL: [SpecAttr; 14] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -80,6 +84,7 @@ impl SpecAttr {
         SpecAttr::StoredAs,
         SpecAttr::Exchanged,
         SpecAttr::DoesNotReturn,
+        SpecAttr::ReleasedIf,
     ];
 
     /// The attribute's simple name, without the `Attribute` suffix.
@@ -98,6 +103,7 @@ impl SpecAttr {
             SpecAttr::StoredAs => "StoredAs",
             SpecAttr::Exchanged => "Exchanged",
             SpecAttr::DoesNotReturn => "DoesNotReturn",
+            SpecAttr::ReleasedIf => "ReleasedIf",
         }
     }
 
@@ -117,6 +123,7 @@ impl SpecAttr {
                 | SpecAttr::CollectionElement
                 | SpecAttr::StoredAs
                 | SpecAttr::Exchanged
+                | SpecAttr::ReleasedIf
         )
     }
 }

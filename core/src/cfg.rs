@@ -16,6 +16,23 @@ pub fn reachable(body: &Body) -> Vec<bool> {
     seen
 }
 
+/// Whether a path of one edge or more leads from `from` to `to` (normal and
+/// exceptional edges) without passing through a node `avoid` accepts.
+pub fn reaches(body: &Body, from: NodeId, to: NodeId, avoid: impl Fn(NodeId) -> bool) -> bool {
+    let mut seen = vec![false; body.nodes.len()];
+    let mut stack: Vec<NodeId> = body.successors(from).collect();
+    while let Some(n) = stack.pop() {
+        if n == to {
+            return true;
+        }
+        if avoid(n) || std::mem::replace(&mut seen[n.index()], true) {
+            continue;
+        }
+        stack.extend(body.successors(n).filter(|s| !seen[s.index()]));
+    }
+    false
+}
+
 /// Whether `node` is reachable from the entry when the edges `cut(from, to)`
 /// are removed (normal and exceptional edges otherwise).
 pub fn reachable_without(body: &Body, node: NodeId, cut: impl Fn(NodeId, NodeId) -> bool) -> bool {

@@ -1,44 +1,101 @@
-//! Private helpers that run as part of construction (`Holder() { Init(); }`,
+//! Methods that run as part of construction (`Holder() { Init(); }`,
 //! `var p = new Pool(); p.Start();`): like a constructor, they assign owning
 //! fields that hold nothing yet.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::cfg;
 use crate::facts::Definitions;
-use crate::ir::{Bodies, Body, CallKind, Callee, Operand, Stmt, VarId};
-use crate::program::{MethodDef, MethodId, MethodKind, Program, TypeId};
+use crate::ir::{Bodies, Body, CallKind, Callee, NodeId, Operand, Stmt, VarId};
+use crate::program::{MethodDef, MethodId, MethodKind, Program};
 
-/// Marks the private, non-virtual instance methods that only constructors of
-/// their class (or other such helpers) call, each time on `this`
-/// (`Holder() { Init(); }`), or that a method of the class calls on an object
-/// it has just created (`var p = new Pool(); p.Start();`): they run as part
-/// of construction, so the owning fields they assign hold nothing yet and
-/// they need no `[CreatesMustCallFor]`. A fact the code states, derived once.
+/// One call of a candidate initialiser.
+struct Site {
+    caller: Option<MethodId>,
+    /// On `this`, in a body of the callee's class.
+    on_this_of_class: bool,
+    /// On an object the calling body has just created with `new`, not
+    /// disposed before, and the only call of this method on it there.
+    first_on_fresh: bool,
+}
+
+/// Marks the instance methods that the program only ever calls as part of
+/// construction: from constructors of their class (or other such methods) on
+/// `this` (`Holder() { Init(); }`), or once on an object the caller has just
+/// created (`var r = new Reader(p); r.Open();`, also through an interface the
+/// method implements). The owning fields they assign hold nothing yet, so
+/// they need no `[CreatesMustCallFor]`. A method nothing in the program calls
+/// is not one: an outside caller may call it twice. A fact the code states,
+/// derived once.
 pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
-    // Every call of each candidate: (calling body's method, on `this`, on a
-    // new object of the callee's class).
-    let mut calls: FxHashMap<MethodId, Vec<(Option<MethodId>, bool, bool)>> = FxHashMap::default();
+    // What a call of each method may run: itself, or each implementation.
+    let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
+    for (i, md) in program.methods.iter().enumerate() {
+        for o in &md.overrides {
+            implementations
+                .entry(*o)
+                .or_default()
+                .push(MethodId(i as u32));
+        }
+    }
+    let candidate = |m: MethodId| {
+        program.get_method(m).is_some_and(|d| {
+            // A virtual method (an override of a framework callback) may be
+            // called from outside the program.
+            !d.is_static
+                && !d.is_virtual
+                && d.kind == MethodKind::Ordinary
+                && d.has_body
+                && !d.is_abstract
+                && !implementations.contains_key(&m)
+                && !program.conventions.is_disposal_method(&d.name)
+                && !program
+                    .get_ty(d.owner)
+                    .is_some_and(|t| t.also_disposes.contains(&d.name))
+        })
+    };
+    let mut calls: FxHashMap<MethodId, Vec<Site>> = FxHashMap::default();
     for body in bodies.iter() {
         let this = body.this_var();
         let defs = Definitions::of(body);
-        for node in &body.nodes {
-            if let Stmt::Call(call) = &node.stmt
-                && let Callee::Method(m) = call.callee
-                && let Some(d) = program.get_method(m)
-                && d.is_private
-                && !d.is_static
-                && !d.is_virtual
-                && d.kind == MethodKind::Ordinary
-            {
-                let on_this = this.is_some() && call.receiver == this;
-                let fresh = call
-                    .receiver
-                    .is_some_and(|r| created_here(body, &defs, r, d.owner));
-                calls
-                    .entry(m)
-                    .or_default()
-                    .push((body.method, on_this, fresh));
+        let caller_owner = body
+            .method
+            .and_then(|c| program.get_method(c))
+            .map(|c| c.owner);
+        // Calls on objects created here: (node, callee, receiver).
+        let mut on_fresh: Vec<(NodeId, MethodId, VarId)> = Vec::new();
+        let mut found: Vec<(NodeId, MethodId, Option<VarId>, bool)> = Vec::new();
+        for (i, node) in body.nodes.iter().enumerate() {
+            let Stmt::Call(call) = &node.stmt else {
+                continue;
+            };
+            let Callee::Method(m) = call.callee else {
+                continue;
+            };
+            let n = NodeId(i as u32);
+            let on_this = this.is_some() && call.receiver == this;
+            let fresh = call.receiver.filter(|r| created_here(body, &defs, *r));
+            if let Some(r) = fresh {
+                on_fresh.push((n, m, r));
             }
+            let targets = std::iter::once(m)
+                .chain(implementations.get(&m).into_iter().flatten().copied())
+                .filter(|t| candidate(*t));
+            for t in targets {
+                let of_class = caller_owner == Some(program.method(t).owner);
+                found.push((n, t, fresh, on_this && of_class));
+            }
+        }
+        for (n, t, fresh, on_this_of_class) in found {
+            let first_on_fresh = fresh.is_some_and(|r| {
+                on_fresh.len() <= MAX_FRESH_CALLS
+                    && first_on(program, body, &defs, &on_fresh, n, t, r)
+            });
+            calls.entry(t).or_default().push(Site {
+                caller: body.method,
+                on_this_of_class,
+                first_on_fresh,
+            });
         }
     }
     // Grow the set from the constructors until nothing changes.
@@ -46,15 +103,13 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
     while changed {
         changed = false;
         for (m, sites) in &calls {
-            let owner = program.method(*m).owner;
-            if program.method(*m).construction_helper || !program.method(*m).has_body {
+            if program.method(*m).construction_helper {
                 continue;
             }
-            let all_in_construction = sites.iter().all(|(caller, on_this, fresh)| {
-                let caller = caller.and_then(|c| program.get_method(c));
-                let of_class = caller.is_some_and(|c| c.owner == owner);
-                (*on_this && of_class && caller.is_some_and(MethodDef::in_construction))
-                    || (*fresh && of_class)
+            let all_in_construction = sites.iter().all(|s| {
+                let caller = s.caller.and_then(|c| program.get_method(c));
+                (s.on_this_of_class && caller.is_some_and(MethodDef::in_construction))
+                    || s.first_on_fresh
             });
             if all_in_construction {
                 program.methods[m.index()].construction_helper = true;
@@ -64,24 +119,61 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
     }
 }
 
-/// Whether `v` only ever holds an object of class `owner` that this body
-/// creates with `new` (through copies).
-fn created_here(body: &Body, defs: &Definitions, v: VarId, owner: TypeId) -> bool {
-    let mut v = v;
-    for _ in 0..8 {
-        let [n] = defs.all(v) else {
+/// Calls on fresh objects per body beyond which none counts as the first
+/// (each is checked with a walk of the body).
+const MAX_FRESH_CALLS: usize = 256;
+
+/// Whether the call of `t` at `n` on the fresh object `r` is the first thing
+/// that may fill its fields: no call of `t` (this one in a loop included) and
+/// no disposal (`r.Dispose(); r.Reopen();`) on the same object leads to it.
+fn first_on(
+    program: &Program,
+    body: &Body,
+    defs: &Definitions,
+    on_fresh: &[(NodeId, MethodId, VarId)],
+    n: NodeId,
+    t: MethodId,
+    r: VarId,
+) -> bool {
+    // A new object each time round: the paths through `r`'s assignments.
+    let renewed = defs.all(r);
+    !on_fresh.iter().any(|(q, m, u)| {
+        *u == r
+            && (*m == t
+                || program.method(t).overrides.contains(m)
+                || program
+                    .get_method(*m)
+                    .is_some_and(|d| program.conventions.is_disposal_method(&d.name)))
+            && cfg::reaches(body, *q, n, |x| renewed.contains(&x))
+    })
+}
+
+/// Whether `v` only ever holds objects this body creates with `new`
+/// (through copies, `var r = c ? new A() : new B();`).
+fn created_here(body: &Body, defs: &Definitions, v: VarId) -> bool {
+    let mut seen: FxHashSet<VarId> = FxHashSet::default();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if seen.len() > 16 {
             return false;
-        };
-        match &body.node(*n).stmt {
-            Stmt::Copy {
-                src: Operand::Var(s),
-                ..
-            } => v = *s,
-            Stmt::Call(call) => {
-                return call.kind == CallKind::New && call.new_type == Some(owner);
+        }
+        let defs = defs.all(v);
+        if defs.is_empty() {
+            return false;
+        }
+        for n in defs {
+            match &body.node(*n).stmt {
+                Stmt::Copy {
+                    src: Operand::Var(s),
+                    ..
+                } => stack.push(*s),
+                Stmt::Call(call) if call.kind == CallKind::New && call.dst == Some(v) => {}
+                _ => return false,
             }
-            _ => return false,
         }
     }
-    false
+    true
 }

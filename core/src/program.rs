@@ -422,6 +422,9 @@ pub struct FieldDef {
     /// `[Owning]`/`[MustCallAlias]` parameters gave it only while the field is
     /// this value, and its disposal methods are read under that assumption.
     pub ownership_flag: Option<bool>,
+    /// A `bool` property whose value, when it equals this, says its object
+    /// holds no resource (the model's `[ReleasedIf(false)] bool IsAllocated`).
+    pub released_if: Option<bool>,
     pub span: Option<Span>,
 }
 
@@ -437,6 +440,7 @@ impl FieldDef {
             is_static: false,
             is_auto_property: false,
             ownership_flag: None,
+            released_if: None,
             span: None,
         }
     }

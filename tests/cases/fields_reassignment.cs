@@ -6,7 +6,10 @@
 // lambda assigning an owning field runs later, when the field may hold a value, even if
 // a constructor made it. A private helper that only constructors call on `this`, or that
 // a method of the class calls on an object it just created, runs as part of construction.
-// cases: 26
+// So does any method the program only calls once on an object it has just created
+// (`var r = new Reader(p); r.Open();`, also through an interface); one with no caller
+// in the program, or called twice, or called after `Dispose()`, may find the field full.
+// cases: 34
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -322,3 +325,155 @@ public sealed class ReusedHelper : IDisposable
     public void Dispose() => _stream.Dispose();
 }
 
+
+public interface IOpenable : IDisposable
+{
+    void Open();
+}
+
+public sealed class OpenedOnce : IOpenable
+{
+    private readonly string _path;
+    [Owning] private FileStream? _stream;
+
+    public OpenedOnce(string path) => _path = path;
+
+    // CASE: a public initialiser every caller calls once on a new object.
+    public void Open() => _stream = new FileStream(_path, FileMode.Open);
+
+    public int Next() => _stream!.ReadByte();
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class OpenedByChannel : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public OpenedByChannel(string path) => _path = path;
+
+    // CASE: an initialiser a factory in another class calls on the object it creates.
+    public void Connect() => _stream = File.OpenRead(_path);
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class OpenedTwice : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public OpenedTwice(string path) => _path = path;
+
+    // CASE: an initialiser one caller calls twice on the same object.
+    public void Open() => _stream = File.OpenRead(_path); // expect: RLC0004, RLC0009
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class OpenedByNobody : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public OpenedByNobody(string path) => _path = path;
+
+    // CASE: a public initialiser nothing in the program calls: an outside caller may
+    // call it twice.
+    public void Open() => _stream = File.OpenRead(_path); // expect: RLC0004, RLC0009
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public static class Initialisers
+{
+    // CASE: through the interface, on either implementation.
+    public static int ReadFirst(string path, bool other)
+    {
+        using IOpenable reader = other ? new OpenedOnce(path) : new OpenedOnce(path + ".bak");
+        reader.Open();
+        return 0;
+    }
+
+    public static OpenedByChannel Connect(string path)
+    {
+        var channel = new OpenedByChannel(path);
+        try
+        {
+            channel.Connect();
+            return channel;
+        }
+        catch
+        {
+            channel.Dispose();
+            throw;
+        }
+    }
+
+    public static void OpenTwice(string path)
+    {
+        using var r = new OpenedTwice(path);
+        r.Open();
+        r.Open();
+    }
+
+    // CASE: once on each branch, and once per new object in a loop.
+    public static void OpenOnEachBranch(string path, bool twice)
+    {
+        using var r = new OpenedOnBranches(path);
+        if (twice)
+        {
+            r.Open();
+        }
+        else
+        {
+            r.Open();
+        }
+        for (var i = 0; i < 3; i++)
+        {
+            using var s = new OpenedOnBranches(path);
+            s.Open();
+        }
+    }
+
+    public static void OpenInLoop(string path)
+    {
+        using var r = new OpenedInLoop(path);
+        for (var i = 0; i < 3; i++)
+        {
+            r.Open();
+        }
+    }
+}
+
+public sealed class OpenedOnBranches : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public OpenedOnBranches(string path) => _path = path;
+
+    public void Open() => _stream = File.OpenRead(_path);
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class OpenedInLoop : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public OpenedInLoop(string path) => _path = path;
+
+    // CASE: called in a loop on the same object: the second round finds it full.
+    public void Open() => _stream = File.OpenRead(_path); // expect: RLC0004, RLC0009
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}

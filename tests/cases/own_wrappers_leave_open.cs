@@ -3,8 +3,9 @@
 // stores a `bool` parameter in a field, and the wrapper's disposal disposes the
 // wrapped value only under one value of that field. The constructor then owns its
 // argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
-// disposal is verified assuming the wrapper owns.
-// cases: 10
+// disposal is verified assuming the wrapper owns. Where the flag says the wrapper
+// does not own, dropping the field's value (`stream = null`) loses nothing.
+// cases: 13
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -127,5 +128,54 @@ public static class Users
     {
         using var stream = File.OpenRead(path);
         return Peek(stream);
+    }
+}
+
+public sealed class OwningReader : IDisposable
+{
+    private Stream _stream;
+    private readonly bool _ownsStream;
+
+    public OwningReader(string path) : this(File.OpenRead(path), true) { }
+
+    public OwningReader(Stream input) : this(input, false) { }
+
+    private OwningReader(Stream input, bool owns)
+    {
+        _stream = input;
+        _ownsStream = owns;
+    }
+
+    public int Next() => _stream.ReadByte();
+
+    // CASE: disposed only when owned, then dropped either way.
+    public void Dispose()
+    {
+        if (_stream != null)
+        {
+            if (_ownsStream)
+            {
+                _stream.Dispose();
+            }
+            _stream = null;
+        }
+    }
+}
+
+public static class OwningReaderUse
+{
+    // CASE: the path constructor owns the stream it opens.
+    public static int FromPath(string path)
+    {
+        using var r = new OwningReader(path);
+        return r.Next();
+    }
+
+    // CASE: the stream constructor leaves the stream to its caller.
+    public static int FromStream(string path)
+    {
+        using var stream = File.OpenRead(path);
+        using var r = new OwningReader(stream);
+        return r.Next();
     }
 }

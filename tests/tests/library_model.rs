@@ -646,6 +646,14 @@ impl<'m> Walker<'m> {
                     kind,
                     "property_declaration" | "indexer_declaration" | "field_declaration"
                 ),
+                // A `bool` property whose value says the object is released.
+                SpecAttr::ReleasedIf => {
+                    kind == "property_declaration"
+                        && node
+                            .child_by_field_name("type")
+                            .is_some_and(|t| text(t, src) == "bool")
+                        && matches!(text(n, src), "ReleasedIf(true)" | "ReleasedIf(false)")
+                }
                 _ => false,
             };
             if !allowed {

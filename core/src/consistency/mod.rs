@@ -46,7 +46,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::facts::{BodyFacts, BodySummaries, Summaries};
-use crate::ir::{Callee, Node, NodeId, Stmt, Succ, VarId, VarKind};
+use crate::ir::{Callee, FieldRef, Node, NodeId, Stmt, Succ, VarId, VarKind};
 use crate::must_call::MustCallType;
 use crate::never_returns;
 use crate::options::ExceptionModel;
@@ -576,7 +576,9 @@ impl<'c, 'a> Engine<'c, 'a> {
                 let take_true = match cond {
                     Cond::IsNull(x) => !fact.has_var(*x),
                     Cond::Bool(v) => {
-                        cx.bools.edge_feasible(cx.body, n, *v, true) && known(*v) != Some(false)
+                        cx.bools.edge_feasible(cx.body, n, *v, true)
+                            && known(*v) != Some(false)
+                            && !self.owes_nothing_on(*v, true, &fact)
                     }
                     Cond::Opaque => true,
                 };
@@ -585,6 +587,7 @@ impl<'c, 'a> Engine<'c, 'a> {
                         cx.bools.edge_feasible(cx.body, n, *v, false)
                             && known(*v) != Some(true)
                             && !self.unset_when_false(*v, &fact)
+                            && !self.owes_nothing_on(*v, false, &fact)
                     }
                     _ => true,
                 };
@@ -611,6 +614,36 @@ impl<'c, 'a> Engine<'c, 'a> {
                 }
             }
         }
+    }
+
+    /// Whether the `value` edge of a branch on `v` owes nothing for `fact`,
+    /// as the null edge of `x == null` does: `v` reads a `[ReleasedIf(value)]`
+    /// property of a value `fact` holds (`if (h.IsAllocated) h.Free();`), or
+    /// an ownership flag of `this` saying the object does not own what its
+    /// fields hold (`if (ownsStream) stream.Dispose(); stream = null;`).
+    fn owes_nothing_on(&self, v: VarId, value: bool, fact: &Fact) -> bool {
+        let cx = self.cx;
+        let [def] = cx.defs.all(v) else {
+            return false;
+        };
+        let Stmt::Load {
+            base: Some(base),
+            field: FieldRef::Known(f),
+            ..
+        } = &cx.body.node(*def).stmt
+        else {
+            return false;
+        };
+        let field = cx.program.field(*f);
+        if field.released_if == Some(value) && fact.has_var(*base) {
+            return true;
+        }
+        field.ownership_flag == Some(!value)
+            && Some(*base) == cx.this
+            && matches!(
+                self.obligations[fact.obligation as usize].kind,
+                ObligationKind::FieldValue(_)
+            )
     }
 
     /// Whether `fact` is the `out` value of a try-pattern call whose `bool`

@@ -125,10 +125,12 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                                 });
                             }
                         }
+                        // `this(input, owns: false)` hands nothing on.
                         if matches!(
                             call.kind,
                             CallKind::ThisConstructor | CallKind::BaseConstructor
-                        ) && let Callee::Method(mid) = &call.callee
+                        ) && condition_at(program, call, |_| None) != Condition::Fails
+                            && let Callee::Method(mid) = &call.callee
                         {
                             ev.ctor_chain.push((id, *mid, p, sources_of(v)));
                         }

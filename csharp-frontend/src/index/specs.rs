@@ -338,6 +338,9 @@ fn add_fields(index: &mut Index, id: MemberId) {
         is_static: m.is_static(),
         is_auto_property: is_auto,
         ownership_flag: None,
+        released_if: spec_attrs(attrs)
+            .find(|(kind, _)| *kind == SpecAttr::ReleasedIf)
+            .map(|(_, attr)| bool_arg(attr).unwrap_or(true)),
         span: member_span(index, m, syntax),
     };
     let fid = index.program.add_field(def);

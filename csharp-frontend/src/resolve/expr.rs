@@ -224,6 +224,13 @@ impl Resolver<'_> {
                 let b = self.expr(else_, hint.as_ref());
                 if a.is_unknown() || a == Ty::Null {
                     b.or(|| a)
+                } else if let (Some(x), Some(y)) = (a.def(), b.def())
+                    && x != y
+                    && self.index.is_subtype_def(x, y)
+                    && !self.index.is_subtype_def(y, x)
+                {
+                    // `c ? new A() : (IReader)new B()` has the type both convert to.
+                    b
                 } else {
                     a
                 }

@@ -82,7 +82,9 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
                 .chain(implementations.get(&m).into_iter().flatten().copied())
                 .filter(|t| candidate(*t));
             for t in targets {
-                let of_class = caller_owner == Some(program.method(t).owner);
+                // A constructor of the class or of a subclass (`base.Init()`).
+                let of_class =
+                    caller_owner.is_some_and(|c| program.is_subtype(c, program.method(t).owner));
                 found.push((n, t, fresh, on_this && of_class));
             }
         }

@@ -548,6 +548,24 @@ impl Program {
     pub fn field(&self, id: FieldId) -> &FieldDef {
         &self.fields[id.index()]
     }
+    /// Whether `sub` is `sup` or derives from or implements it.
+    pub fn is_subtype(&self, sub: TypeId, sup: TypeId) -> bool {
+        let mut stack = vec![sub];
+        let mut seen = Vec::new();
+        while let Some(x) = stack.pop() {
+            if x == sup {
+                return true;
+            }
+            if seen.contains(&x) || seen.len() > 256 {
+                continue;
+            }
+            seen.push(x);
+            if let Some(d) = self.get_ty(x) {
+                stack.extend(d.supertypes.iter().copied());
+            }
+        }
+        false
+    }
     pub fn add_type(&mut self, def: TypeDef) -> TypeId {
         self.types.push(def);
         TypeId(self.types.len() as u32 - 1)

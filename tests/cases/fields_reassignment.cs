@@ -9,9 +9,10 @@
 // So does any method the program only calls once on an object it has just created
 // (`var r = new Reader(p); r.Open();`, also through an interface); one with no caller
 // in the program, or called twice, or called after `Dispose()`, may find the field full.
-// cases: 34
+// cases: 35
 using System;
 using System.IO;
+using System.Threading;
 using RlcSharp.Annotations;
 
 namespace Cases.FieldsReassignment;
@@ -476,4 +477,28 @@ public sealed class OpenedInLoop : IDisposable
 
     [Calls("_stream", "Dispose")]
     public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class FailoverGroup : IDisposable
+{
+    [Owning] private CancellationTokenSource _active = new();
+
+    // CASE: a constructor calls a [CreatesMustCallFor] method that a public method
+    // calls too: the new obligation is the one the constructed object carries anyway.
+    public FailoverGroup() { SetActive(); }
+
+    [CreatesMustCallFor("this")]
+    private void SetActive()
+    {
+        var old = _active;
+        _active = new CancellationTokenSource();
+        old.Cancel();
+        old.Dispose();
+    }
+
+    [CreatesMustCallFor("this")]
+    public void Failover() => SetActive();
+
+    [Calls("_active", "Dispose")]
+    public void Dispose() => _active.Dispose();
 }

@@ -4,7 +4,7 @@
 // least as strong. Specs are not inherited implicitly: an override restates them,
 // except a not-owning return, which an override that says nothing about its return
 // inherits (nobody annotates an IServiceProvider.GetService implementation).
-// cases: 16
+// cases: 17
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -107,6 +107,19 @@ public sealed class CallsOtherMethod : Consumer
 
     [Calls("#0", "Flush")]
     public override void Release(Stream s) => s.Flush(); // expect: RLC0008
+}
+
+// CASE: an override that releases the value by another of its disposal methods
+// (`Close()` for `Dispose()` on a `Stream`) keeps the guarantee.
+public sealed class ClosesInstead : Consumer
+{
+    public override void Consume([Owning] Stream s) => s.Dispose();
+
+    [return: NotOwning]
+    public override Stream Current() => Stream.Null;
+
+    [Calls("#0", "Close")]
+    public override void Release(Stream s) => s.Close();
 }
 
 // CASE: an override may strengthen: [Owning] on a parameter the base did not own; it

@@ -305,13 +305,15 @@ impl Engine<'_, '_> {
                 continue;
             }
             // §5: inside a method that creates the same obligation for its own
-            // caller, the new obligation is the caller's.
+            // caller, the new obligation is the caller's; so is one a
+            // constructor creates for the object it returns.
             let own = cx.method.is_some_and(|m| {
-                m.creates_must_call_for.iter().any(|(t, _)| match t {
-                    Target::This => Some(var) == cx.this,
-                    Target::Param(i) => cx.body.param_var(*i) == Some(var),
-                    Target::Field(_) => false,
-                })
+                (m.in_construction() && Some(var) == cx.this)
+                    || m.creates_must_call_for.iter().any(|(t, _)| match t {
+                        Target::This => Some(var) == cx.this,
+                        Target::Param(i) => cx.body.param_var(*i) == Some(var),
+                        Target::Field(_) => false,
+                    })
             });
             // Re-arming an object this method only borrows (a parameter it does
             // not own, a field, a getter's result) is its owner's business: the

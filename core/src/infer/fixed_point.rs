@@ -313,7 +313,7 @@ impl State {
                     continue;
                 };
                 let fd = self.p.field(field);
-                if fd.is_static || !self.is_ancestor_or_self(fd.owner, owner) {
+                if fd.is_static || !self.p.is_subtype(owner, fd.owner) {
                     continue;
                 }
                 let Some(ob) = types.of_value(&fd.ty) else {
@@ -393,24 +393,6 @@ impl State {
             .iter()
             .flat_map(|m| m.overrides.iter().copied())
             .collect()
-    }
-
-    fn is_ancestor_or_self(&self, anc: TypeId, t: TypeId) -> bool {
-        let mut stack = vec![t];
-        let mut seen = Vec::new();
-        while let Some(x) = stack.pop() {
-            if x == anc {
-                return true;
-            }
-            if seen.contains(&x) || seen.len() > 256 {
-                continue;
-            }
-            seen.push(x);
-            if let Some(d) = self.p.get_ty(x) {
-                stack.extend(d.supertypes.iter().copied());
-            }
-        }
-        false
     }
 
     /// `[Owning]` on fields some method disposes (a `[Calls]` names them), and

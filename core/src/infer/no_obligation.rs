@@ -171,30 +171,12 @@ fn subclass_overrides(p: &Program, t: TypeId) -> bool {
     p.types.iter().enumerate().any(|(i, ty)| {
         let sub = TypeId(i as u32);
         sub != t
-            && derives_from(p, sub, t)
+            && p.is_subtype(sub, t)
             && ty
                 .methods
                 .iter()
                 .any(|m| p.conventions.is_disposal_method(&p.method(*m).name))
     })
-}
-
-fn derives_from(p: &Program, sub: TypeId, sup: TypeId) -> bool {
-    let mut stack = vec![sub];
-    let mut seen = Vec::new();
-    while let Some(x) = stack.pop() {
-        if x == sup && x != sub {
-            return true;
-        }
-        if seen.contains(&x) || seen.len() > 256 {
-            continue;
-        }
-        seen.push(x);
-        if let Some(d) = p.get_ty(x) {
-            stack.extend(d.supertypes.iter().copied().filter(|s| *s != sub));
-        }
-    }
-    false
 }
 
 /// Whether a disposal body calls a must-call method, hands a resource to a call,

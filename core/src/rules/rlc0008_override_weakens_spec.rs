@@ -7,11 +7,12 @@
 use super::text::{method_span, target_text};
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
 use crate::ownership;
-use crate::program::{DeclaredIn, Program, Provenance};
+use crate::must_call::MustCallTypes;
+use crate::program::{CallsSpec, DeclaredIn, MethodDef, Program, Provenance, Target};
 use crate::rules::RuleId;
 use crate::span::Span;
 
-pub(super) fn check(program: &Program, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(program: &Program, types: &MustCallTypes, out: &mut Vec<Diagnostic>) {
     for method in &program.methods {
         if method.overrides.is_empty()
             || program
@@ -56,11 +57,10 @@ pub(super) fn check(program: &Program, out: &mut Vec<Diagnostic>) {
                 .iter()
                 .filter(|s| s.provenance != Provenance::Default)
             {
-                let kept = method.calls.iter().any(|s| {
-                    s.target == spec.target
-                        && !s.methods.is_empty()
-                        && s.methods.iter().all(|m| spec.methods.contains(m))
-                });
+                let kept = method
+                    .calls
+                    .iter()
+                    .any(|s| keeps(program, types, base, spec, s));
                 if !kept {
                     let target = target_text(program, base, &spec.target);
                     weaker(
@@ -106,5 +106,36 @@ pub(super) fn check(program: &Program, out: &mut Vec<Diagnostic>) {
             }
         }
         out.extend(finish(diags, &method.name));
+    }
+}
+
+/// Whether the override's `[Calls]` `s` is at least as strong as the base's
+/// `spec`: the same target, and only methods the base names or, where the
+/// base's methods release the target's obligation, methods that release it
+/// too (`DisposeAsync()` for `Dispose()` on a `Stream`).
+fn keeps(
+    program: &Program,
+    types: &MustCallTypes,
+    base: &MethodDef,
+    spec: &CallsSpec,
+    s: &CallsSpec,
+) -> bool {
+    if s.target != spec.target || s.methods.is_empty() {
+        return false;
+    }
+    if s.methods.iter().all(|m| spec.methods.contains(m)) {
+        return true;
+    }
+    let ty = match spec.target {
+        Target::Field(f) => program.get_field(f).map(|d| d.ty.clone()),
+        Target::Param(i) => base.params.get(i as usize).map(|p| p.ty.clone()),
+        Target::This => None,
+    };
+    let releases = |mc: &crate::must_call::MustCallType| {
+        mc.is_covered_by(&spec.methods) && mc.is_covered_by(&s.methods)
+    };
+    match ty {
+        Some(ty) => types.of_value(&ty).is_some_and(releases),
+        None => types.of_type(base.owner).is_some_and(releases),
     }
 }

@@ -7,12 +7,14 @@
 use super::text::{method_span, target_text};
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
 use crate::ownership;
-use crate::program::{DeclaredIn, Program, Provenance};
+use crate::facts::ProgramFacts;
+use crate::program::{DeclaredIn, MethodId, Program, Provenance};
 use crate::rules::RuleId;
 use crate::span::Span;
 
-pub(super) fn check(program: &Program, out: &mut Vec<Diagnostic>) {
-    for method in &program.methods {
+pub(super) fn check(pf: &ProgramFacts<'_>, out: &mut Vec<Diagnostic>) {
+    let program: &Program = pf.program;
+    for (i, method) in program.methods.iter().enumerate() {
         if method.overrides.is_empty()
             || program
                 .get_ty(method.owner)
@@ -105,6 +107,6 @@ pub(super) fn check(program: &Program, out: &mut Vec<Diagnostic>) {
                 );
             }
         }
-        out.extend(finish(diags, &method.name));
+        out.extend(finish(diags, &pf.method_key(MethodId(i as u32))));
     }
 }

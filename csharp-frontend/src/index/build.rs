@@ -67,6 +67,7 @@ pub fn build(input: IndexInput) -> Index {
             full_name: String::new(),
             children: FxHashMap::default(),
             types: FxHashMap::default(),
+            origins: Vec::new(),
         }],
         types: Vec::new(),
         members: Vec::new(),
@@ -177,6 +178,7 @@ impl Builder<'_> {
             full_name,
             children: FxHashMap::default(),
             types: FxHashMap::default(),
+            origins: Vec::new(),
         });
         self.index.namespaces[parent.0 as usize]
             .children
@@ -202,10 +204,15 @@ impl Builder<'_> {
                 break;
             }
         }
+        let origin = self.index.files[file.0 as usize].origin;
         let mut ns = GLOBAL_NS;
         for names in chain.iter().rev() {
             for n in names {
                 ns = self.ns_child(ns, n);
+                let origins = &mut self.index.namespaces[ns.0 as usize].origins;
+                if !origins.contains(&origin) {
+                    origins.push(origin);
+                }
             }
         }
         ns

@@ -65,6 +65,10 @@ pub struct NsData {
     pub full_name: String,
     pub children: FxHashMap<Name, NsId>,
     pub types: FxHashMap<Name, Vec<TypeId>>,
+    /// The origins that declare a type in it or in a namespace inside it:
+    /// a namespace only another, unreferenced project declares is not a name
+    /// in this one (it would hide a type of the same name).
+    pub origins: Vec<Origin>,
 }
 
 /// One `partial` part of a type.
@@ -331,6 +335,16 @@ impl Index {
                 .copied()
                 .unwrap_or(p == q),
         }
+    }
+
+    /// The namespace `name` directly in `ns`, if code of `from` sees it.
+    pub fn ns_child(&self, from: Origin, ns: NsId, name: &str) -> Option<NsId> {
+        let child = *self.ns(ns).children.get(name)?;
+        self.ns(child)
+            .origins
+            .iter()
+            .any(|&o| self.is_visible(from, o))
+            .then_some(child)
     }
 
     /// The namespace with this dotted name, if declared anywhere.

@@ -2,7 +2,8 @@
 //! command, or one solution holding unrelated projects, gives the findings of
 //! checking each alone. Each side declares a namespace named like a type the
 //! other side uses (`namespace Analyzer` beside `new Analyzer()`); a namespace
-//! in scope would hide that type, and its leak with it.
+//! in scope would hide that type, and its leak with it. One side imports the
+//! type's namespace with a directive, the other with a `<Using>` item.
 
 mod common;
 
@@ -14,14 +15,20 @@ use serde_json::Value;
 const PROJECT: &str = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
     <TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>";
 
-/// A disposable `Tools.<disposable>` used by simple name through `using
-/// Tools;` from namespace `<user>`, which leaks it, and a namespace named
-/// `<shadow>` with a type in it.
-fn source(disposable: &str, user: &str, shadow: &str) -> String {
+/// A project that imports `Tools` in every file.
+const PROJECT_USING_TOOLS: &str = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+    <TargetFramework>net8.0</TargetFramework></PropertyGroup>\
+    <ItemGroup><Using Include=\"Tools\" /></ItemGroup></Project>";
+
+/// A disposable `Tools.<disposable>` used by simple name (through `using
+/// Tools;` when `import`) from namespace `<user>`, which leaks it, and a
+/// namespace named `<shadow>` with a type in it.
+fn source(disposable: &str, user: &str, shadow: &str, import: bool) -> String {
+    let import = if import { "using Tools;" } else { "" };
     format!(
         r#"using System;
 using System.IO;
-using Tools;
+{import}
 
 namespace Tools
 {{
@@ -74,16 +81,16 @@ fn setup(root: &Path) {
     write(&root.join("SolA/A/A.csproj"), PROJECT);
     write(
         &root.join("SolA/A/Program.cs"),
-        &source("Analyzer", "AppA", "Reader"),
+        &source("Analyzer", "AppA", "Reader", true),
     );
     write(
         &root.join("SolA/SolA.sln"),
         &solution(&[("A", "A\\A.csproj")]),
     );
-    write(&root.join("SolB/B/B.csproj"), PROJECT);
+    write(&root.join("SolB/B/B.csproj"), PROJECT_USING_TOOLS);
     write(
         &root.join("SolB/B/Program.cs"),
-        &source("Reader", "AppB", "Analyzer"),
+        &source("Reader", "AppB", "Analyzer", false),
     );
     write(
         &root.join("SolB/SolB.sln"),

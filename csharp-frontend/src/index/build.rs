@@ -326,7 +326,7 @@ impl Builder<'_> {
         for (p, project) in projects.iter().enumerate() {
             let mut r = ResolvedUsings::default();
             for g in &project.global_usings {
-                self.add_global_using(&mut r, g);
+                self.add_global_using(Origin::Project(p as u32), &mut r, g);
             }
             self.index.global_usings[p] = r;
         }
@@ -416,7 +416,8 @@ impl Builder<'_> {
         }
     }
 
-    fn add_global_using(&self, into: &mut ResolvedUsings, g: &GlobalUsingSpec) {
+    /// A project's `<Using>` item, resolved as the project sees names.
+    fn add_global_using(&self, origin: Origin, into: &mut ResolvedUsings, g: &GlobalUsingSpec) {
         let dotted = |s: &str| -> Vec<PathSegment> {
             s.trim_start_matches("global::")
                 .split('.')
@@ -427,7 +428,7 @@ impl Builder<'_> {
                 })
                 .collect()
         };
-        let ctx = ScopeCtx::new(FileId(u32::MAX), ScopeId(0), Origin::Library);
+        let ctx = ScopeCtx::new(FileId(u32::MAX), ScopeId(0), origin);
         let mut stats = TypeRefStats::default();
         match g {
             GlobalUsingSpec::Namespace(n) => {

@@ -15,8 +15,8 @@ use rlc_core::{FileId, Span};
 use rlc_csharp::frameworks::seed::seed;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_where, project_specs,
-    reload,
+    LibraryText, Loaded, Lowered, PreparedLibrary, embedded_library, load_prepared, lower_where,
+    project_specs, reload,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
@@ -123,6 +123,33 @@ pub fn run_observed(
     after: &mut dyn FnMut(&'static str),
     progress: &Progress,
 ) -> Result<CheckRun, DiscoverError> {
+    run_inner(opts, None, after, progress)
+}
+
+/// The library model of a run with `opts`, prepared once for
+/// [`run_with_library`].
+pub fn prepare_library(opts: &RunOptions) -> PreparedLibrary {
+    let mut library = embedded_library();
+    library.extend(opts.extra_library.iter().cloned());
+    rlc_csharp::load::prepare_library(&library)
+}
+
+/// [`run`] with the library model prepared before ([`prepare_library`] of
+/// the same options): a caller running many times (the fuzzer) skips
+/// generating, parsing and indexing it each time.
+pub fn run_with_library(
+    opts: &RunOptions,
+    library: PreparedLibrary,
+) -> Result<CheckRun, DiscoverError> {
+    run_inner(opts, Some(library), &mut |_| {}, &Progress::hidden())
+}
+
+fn run_inner(
+    opts: &RunOptions,
+    library: Option<PreparedLibrary>,
+    after: &mut dyn FnMut(&'static str),
+    progress: &Progress,
+) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
     progress.phase("discover", None);
     let mut workspace = discover(&opts.paths)?;
@@ -139,8 +166,6 @@ pub fn run_observed(
     }
     let discovery = t.elapsed();
     after("discovery");
-    let mut library = embedded_library();
-    library.extend(opts.extra_library.iter().cloned());
     let specs = project_specs(&workspace);
     let files = specs
         .iter()
@@ -149,7 +174,8 @@ pub fn run_observed(
         .collect::<rustc_hash::FxHashSet<_>>()
         .len() as u64;
     progress.phase("parse + index", Some((files, "files")));
-    let loaded = load_observed(&specs, &library, &|| progress.inc());
+    let library = library.unwrap_or_else(|| prepare_library(opts));
+    let loaded = load_prepared(&specs, library, &|| progress.inc());
     after("index");
     Ok(analyze(workspace, loaded, opts, discovery, after, progress))
 }

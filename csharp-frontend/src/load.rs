@@ -160,18 +160,25 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
     load_observed(projects, library, &|| {})
 }
 
-/// [`load`], calling `on_file` (from any thread) as each source is parsed:
-/// the CLI's progress line counts files so.
-pub fn load_observed(
-    projects: &[ProjectSpec],
-    library: &[LibraryText],
-    on_file: &(dyn Fn() + Sync),
-) -> Loaded {
+/// The library model parsed and indexed on its own, for [`load_prepared`]:
+/// a caller that loads many times (the fuzzer) prepares it once.
+#[derive(Clone, Debug)]
+pub struct PreparedLibrary {
+    /// The index of the model's files (their ids come first).
+    pub index: Index,
+    pub facts: FxHashMap<String, LibraryTypeFacts>,
+    /// Problems with the model's texts.
+    pub notes: Vec<LoadNote>,
+    /// How long preparing it took.
+    pub time: Duration,
+}
+
+/// Generates, parses and indexes the library model.
+pub fn prepare_library(library: &[LibraryText]) -> PreparedLibrary {
     let start = Instant::now();
     let mut notes = Vec::new();
-    // Library model first: its files get the first ids.
     let mut files: Vec<FileEntry> = Vec::new();
-    let mut facts = rustc_hash::FxHashMap::<String, LibraryTypeFacts>::default();
+    let mut facts = FxHashMap::<String, LibraryTypeFacts>::default();
     let generated: Vec<(Option<GeneratedLibrary>, Vec<LoadNote>)> =
         library.par_iter().map(generate_library).collect();
     for (g, n) in generated {
@@ -196,6 +203,45 @@ pub fn load_observed(
             origin: Origin::Library,
         });
     }
+    let index = crate::index::build(IndexInput {
+        files,
+        projects: Vec::new(),
+        library_facts: facts.clone(),
+    });
+    PreparedLibrary {
+        index,
+        facts,
+        notes,
+        time: start.elapsed(),
+    }
+}
+
+/// [`load`], calling `on_file` (from any thread) as each source is parsed:
+/// the CLI's progress line counts files so.
+pub fn load_observed(
+    projects: &[ProjectSpec],
+    library: &[LibraryText],
+    on_file: &(dyn Fn() + Sync),
+) -> Loaded {
+    load_prepared(projects, prepare_library(library), on_file)
+}
+
+/// [`load_observed`] on a library model prepared before.
+pub fn load_prepared(
+    projects: &[ProjectSpec],
+    library: PreparedLibrary,
+    on_file: &(dyn Fn() + Sync),
+) -> Loaded {
+    let start = Instant::now();
+    let PreparedLibrary {
+        index: library_index,
+        facts,
+        mut notes,
+        time: library_time,
+    } = library;
+    // The sources' files follow the model's.
+    let first_id = library_index.files.len();
+    let mut files: Vec<FileEntry> = Vec::new();
     // Sources: every file read once, every variant parsed once, in parallel.
     let plan = frameworks::plan(projects, read_text);
     for (path, text) in plan.paths.iter().zip(&plan.texts) {
@@ -243,8 +289,8 @@ pub fn load_observed(
         }
     }
     let needed = frameworks::needed(&plan, &parsed);
-    let mut file_units: Vec<Option<u32>> = vec![None; files.len()];
-    let mut parse_options: Vec<Option<Arc<ParseOptions>>> = vec![None; files.len()];
+    let mut file_units: Vec<Option<u32>> = vec![None; first_id];
+    let mut parse_options: Vec<Option<Arc<ParseOptions>>> = vec![None; first_id];
     let mut counted: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut with_errors: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut analysed_variants: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
@@ -258,7 +304,7 @@ pub fn load_observed(
         ) else {
             continue;
         };
-        let id = FileId(files.len() as u32);
+        let id = FileId((first_id + files.len()) as u32);
         let path = &plan.paths[planned.path as usize];
         let mut source = templates
             .entry(planned.path)
@@ -359,7 +405,8 @@ pub fn load_observed(
         .zip(&parsed)
         .filter(|(u, p)| **u && p.is_ok())
         .count() as u64;
-    let read_parse = start.elapsed();
+    // Preparing the model is reading and parsing too.
+    let read_parse = start.elapsed() + library_time;
     let start = Instant::now();
     let inputs: Vec<ProjectInput> = plan
         .references
@@ -375,7 +422,7 @@ pub fn load_observed(
         projects: inputs.clone(),
         library_facts: facts.clone(),
     };
-    let index = crate::index::build(input);
+    let index = crate::index::build_on(library_index, input);
     let index_time = start.elapsed();
     Loaded {
         index,

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rlc_core::rules::RuleId;
-use rlc_sharp::driver::{RunOptions, run};
+use rlc_csharp::load::PreparedLibrary;
+use rlc_sharp::driver::{RunOptions, prepare_library, run, run_with_library};
 
 use crate::data_dir;
 
@@ -223,8 +224,39 @@ pub enum Failure {
     Slow(Duration),
 }
 
+/// The options a source execution runs with.
+fn source_options(file: PathBuf) -> RunOptions {
+    RunOptions {
+        paths: vec![file],
+        infer: true,
+        ..Default::default()
+    }
+}
+
+/// What a campaign prepares once: the library model, parsed and indexed,
+/// which every source execution would otherwise build again (each takes a
+/// copy: the loader extends it).
+pub struct Prepared {
+    library: Option<PreparedLibrary>,
+}
+
+impl Prepared {
+    pub fn new(target: Target) -> Prepared {
+        Prepared {
+            library: (target == Target::Source)
+                .then(|| prepare_library(&source_options(PathBuf::new()))),
+        }
+    }
+}
+
 /// Runs one input through `target`, in `dir` (the input is left there).
-pub fn run_one(target: Target, dir: &Path, input: &[u8], limit: Duration) -> Result<(), Failure> {
+pub fn run_one(
+    target: Target,
+    prepared: &Prepared,
+    dir: &Path,
+    input: &[u8],
+    limit: Duration,
+) -> Result<(), Failure> {
     let file = dir.join(target.file_name());
     if let Err(e) = std::fs::write(&file, input) {
         return Err(Failure::Panic(format!(
@@ -235,13 +267,13 @@ pub fn run_one(target: Target, dir: &Path, input: &[u8], limit: Duration) -> Res
     let start = Instant::now();
     let result = catch_unwind(AssertUnwindSafe(|| match target {
         Target::Source => {
-            let opts = RunOptions {
-                paths: vec![file.clone()],
-                infer: true,
-                ..Default::default()
+            let opts = source_options(file.clone());
+            let run = match &prepared.library {
+                Some(library) => run_with_library(&opts, library.clone()),
+                None => run(&opts),
             };
             // A usage error (such as an unreadable input) is an answer, not a failure.
-            run(&opts).ok().and_then(|r| {
+            run.ok().and_then(|r| {
                 r.diagnostics
                     .iter()
                     .find(|d| d.rule == RuleId::InternalError)
@@ -282,6 +314,7 @@ pub fn campaign(
     dir: &Path,
 ) -> Report {
     let corpus = target.corpus();
+    let prepared = Prepared::new(target);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut report = Report::default();
     let start = Instant::now();
@@ -293,7 +326,7 @@ pub fn campaign(
         };
         let input = mutate(&mut rng, base, &corpus);
         report.executions += 1;
-        if let Err(failure) = run_one(target, dir, &input, limit) {
+        if let Err(failure) = run_one(target, &prepared, dir, &input, limit) {
             let saved = dir.join(format!("failure-{}-{}", target.name(), report.executions));
             // Keep the input even if saving fails: it is also in the work file.
             let _ = std::fs::write(&saved, &input);

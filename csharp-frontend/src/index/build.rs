@@ -50,17 +50,14 @@ pub struct IndexInput {
 }
 
 pub fn build(input: IndexInput) -> Index {
-    let IndexInput {
-        files,
-        projects,
-        library_facts,
-    } = input;
-    let mut index = Index {
-        usings: files
-            .iter()
-            .map(|f| vec![ResolvedUsings::default(); f.syntax.scopes.len()])
-            .collect(),
-        files,
+    build_on(empty(), input)
+}
+
+/// An index without declarations but the global namespace.
+fn empty() -> Index {
+    Index {
+        usings: Vec::new(),
+        files: Vec::new(),
         namespaces: vec![NsData {
             name: Name::default(),
             parent: None,
@@ -74,25 +71,74 @@ pub fn build(input: IndexInput) -> Index {
         program: Program::default(),
         method_members: Vec::new(),
         local_functions: FxHashMap::default(),
-        global_usings: vec![ResolvedUsings::default(); projects.len()],
-        visible: visibility(&projects),
+        global_usings: Vec::new(),
+        visible: Vec::new(),
         well_known: WellKnownTypes::default(),
         extension_classes: FxHashMap::default(),
         decl_stats: TypeRefStats::default(),
         notes: Vec::new(),
+    }
+}
+
+/// Where the declarations a build adds start: those before are the base's.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Start {
+    pub file: usize,
+    pub ty: usize,
+    pub member: usize,
+}
+
+/// Builds the index of `input` on top of `base`, the index of the library
+/// model alone ([`build`] of its files, without projects), which is reused
+/// as is: its names resolve only among themselves, so the sources cannot
+/// change them. `input.files` are the files after the base's (their ids
+/// follow). The result is the index [`build`] makes of all the files, which
+/// it falls back to when the sources declare one of the types the resolver
+/// knows by name (`System.Object`, ...) that the model does not.
+pub fn build_on(base: Index, input: IndexInput) -> Index {
+    let IndexInput {
+        files,
+        projects,
+        library_facts,
+    } = input;
+    let start = Start {
+        file: base.files.len(),
+        ty: base.types.len(),
+        member: base.members.len(),
     };
+    let mut index = base;
+    let base_well_known = index.well_known.clone();
+    index.usings.extend(
+        files
+            .iter()
+            .map(|f| vec![ResolvedUsings::default(); f.syntax.scopes.len()]),
+    );
+    index.files.extend(files);
+    index.global_usings = vec![ResolvedUsings::default(); projects.len()];
+    index.visible = visibility(&projects);
+    let base_stats = std::mem::take(&mut index.decl_stats);
     let mut b = Builder {
         index: &mut index,
         type_of_decl: FxHashMap::default(),
-        stats: TypeRefStats::default(),
+        stats: base_stats,
+        start,
     };
     b.collect_types();
-    b.index.well_known = well_known(b.index);
+    let well_known = well_known(b.index);
+    if start.ty > 0 && well_known != base_well_known {
+        // The model's members were resolved with other well-known types.
+        return build(IndexInput {
+            files: std::mem::take(&mut index.files),
+            projects,
+            library_facts,
+        });
+    }
+    b.index.well_known = well_known;
     b.resolve_usings(&projects);
     b.resolve_bases();
     b.collect_members();
     b.index.decl_stats = std::mem::take(&mut b.stats);
-    super::specs::build_program(&mut index, &library_facts);
+    super::specs::build_program(&mut index, &library_facts, start);
     index
 }
 
@@ -151,6 +197,8 @@ struct Builder<'a> {
     index: &'a mut Index,
     type_of_decl: FxHashMap<(FileId, TypeDeclId), TypeId>,
     stats: TypeRefStats,
+    /// What the base index holds already.
+    start: Start,
 }
 
 /// Where a type is declared: a namespace or an enclosing type.
@@ -220,7 +268,7 @@ impl Builder<'_> {
 
     fn collect_types(&mut self) {
         let mut by_key: FxHashMap<(Origin, Container, Name, usize), TypeId> = FxHashMap::default();
-        for f in 0..self.index.files.len() {
+        for f in self.start.file..self.index.files.len() {
             let file = FileId(f as u32);
             for d in 0..self.index.files[f].syntax.types.len() {
                 self.ensure_type(file, TypeDeclId(d as u32), &mut by_key, 0);
@@ -331,7 +379,7 @@ impl Builder<'_> {
             self.index.global_usings[p] = r;
         }
         // `global using` directives in any file of a project join its global usings.
-        for f in 0..self.index.files.len() {
+        for f in self.start.file..self.index.files.len() {
             let file = FileId(f as u32);
             let Origin::Project(p) = self.index.files[f].origin else {
                 continue;
@@ -350,7 +398,7 @@ impl Builder<'_> {
                 self.index.global_usings[p as usize] = target;
             }
         }
-        for f in 0..self.index.files.len() {
+        for f in self.start.file..self.index.files.len() {
             let file = FileId(f as u32);
             let origin = self.index.files[f].origin;
             let nscopes = self.index.files[f].syntax.scopes.len();
@@ -473,7 +521,7 @@ impl Builder<'_> {
     }
 
     fn resolve_bases(&mut self) {
-        for t in 0..self.index.types.len() {
+        for t in self.start.ty..self.index.types.len() {
             // Only the analysed source counts in the statistics, not the model.
             let library = self.index.types[t].origin == Origin::Library;
             let counted = library.then(|| std::mem::take(&mut self.stats));
@@ -559,7 +607,7 @@ impl Builder<'_> {
     }
 
     fn collect_members(&mut self) {
-        for t in 0..self.index.types.len() {
+        for t in self.start.ty..self.index.types.len() {
             // Only the analysed source counts in the statistics, not the model.
             let library = self.index.types[t].origin == Origin::Library;
             let counted = library.then(|| std::mem::take(&mut self.stats));

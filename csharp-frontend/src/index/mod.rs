@@ -24,7 +24,7 @@ use crate::hir::{
 };
 use crate::source::SourceFile;
 
-pub use build::{GlobalUsingSpec, IndexInput, LibraryTypeFacts, ProjectInput, build};
+pub use build::{GlobalUsingSpec, IndexInput, LibraryTypeFacts, ProjectInput, build, build_on};
 pub use scope::{Resolved, ScopeCtx, TypeParamScope};
 pub use ty::{ParamOwner, Subst, Ty};
 
@@ -50,14 +50,14 @@ pub enum Origin {
 
 /// A parsed file and where it belongs. Compilations of one file with the
 /// same active code (a project's target frameworks) share its syntax.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FileEntry {
     pub source: SourceFile,
     pub syntax: Arc<FileSyntax>,
     pub origin: Origin,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct NsData {
     pub name: Name,
     pub parent: Option<NsId>,
@@ -78,7 +78,7 @@ pub struct TypePart {
     pub decl: TypeDeclId,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TypeData {
     pub name: Name,
     /// `System.Collections.Generic.List<T>`, `App.Outer.Inner`.
@@ -141,7 +141,7 @@ pub struct ParamData {
     pub default: Option<ConstValue>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MemberData {
     pub owner: TypeId,
     pub kind: MemberKind,
@@ -234,7 +234,7 @@ impl TypeRefStats {
 }
 
 /// Well-known types the resolver needs by name.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct WellKnownTypes {
     pub object: Option<TypeId>,
     pub string: Option<TypeId>,
@@ -264,7 +264,7 @@ pub struct WellKnownTypes {
 }
 
 /// The symbol table of a whole run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Index {
     pub files: Vec<FileEntry>,
     pub namespaces: Vec<NsData>,

@@ -273,14 +273,25 @@ fn analyze(
     };
     let checker = Checker::with_twins(program, &lowered.bodies, &opts.check, &twins);
     progress.phase("check", Some((lowered.bodies.len() as u64, "bodies")));
-    let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
+    let checked: Vec<(Vec<Diagnostic>, Duration)> = (0..lowered.bodies.len() as u32)
         .into_par_iter()
-        .flat_map_iter(|i| {
+        .map(|i| {
+            let start = Instant::now();
             let found = checker.check_body(BodyId(i));
             progress.inc();
-            found
+            (found, start.elapsed())
         })
         .collect();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    for ((found, time), body) in checked.into_iter().zip(lowered.bodies.iter()) {
+        diagnostics.extend(found);
+        if let Some(file) = loaded.index.files.get(body.span.file.0 as usize) {
+            *loaded
+                .file_times
+                .entry(file.source.path.clone())
+                .or_default() += time;
+        }
+    }
     diagnostics.extend(checker.check_classes());
     // Each file is reported where it is analysed.
     diagnostics.retain(|d| reported_here(&loaded, d.primary.span.file));
@@ -598,6 +609,26 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
             .into(),
     );
     m.insert("bodies".into(), run.lowered.bodies.len().into());
+    // The slowest sources, to find one that costs a run much of its time.
+    let root =
+        std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    let mut times: Vec<(&PathBuf, &Duration)> = run.loaded.file_times.iter().collect();
+    times.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    m.insert(
+        "slowest_files".into(),
+        times
+            .iter()
+            .take(5)
+            .map(|(path, time)| {
+                let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+                serde_json::json!({
+                    "file": crate::render::relative_name(&root, &path),
+                    "ms": (time.as_secs_f64() * 1000.0 * 10.0).round() / 10.0,
+                })
+            })
+            .collect::<Vec<_>>()
+            .into(),
+    );
     m
 }
 
@@ -697,6 +728,22 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
                 num("lines_active"),
                 num("files_analysed")
             ));
+        }
+    }
+    if let Some(serde_json::Value::Array(slowest)) = stats.get("slowest_files")
+        && !slowest.is_empty()
+    {
+        out.push_str("slowest files (parse + check):\n");
+        for f in slowest {
+            let file = f
+                .get("file")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("?");
+            let ms = f
+                .get("ms")
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(0.0);
+            out.push_str(&format!("  {ms:>9.1} ms  {file}\n"));
         }
     }
     if let Some(serde_json::Value::Array(unknown)) = stats.get("unknown_types")

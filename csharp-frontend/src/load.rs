@@ -116,6 +116,9 @@ pub struct Loaded {
     /// The symbols each file of the index was parsed with; None for the
     /// library model. Kept for [`reload`].
     pub parse_options: Vec<Option<Arc<ParseOptions>>>,
+    /// Time spent on each source, by path: parsing here; the driver adds
+    /// checking (`--stats` names the slowest).
+    pub file_times: FxHashMap<PathBuf, Duration>,
 }
 
 impl Loaded {
@@ -266,11 +269,12 @@ pub fn load_prepared(
     for _ in has_variant.iter().filter(|h| !**h) {
         on_file();
     }
-    let parsed: Vec<Parsed> = plan
+    let (parsed, parse_times): (Vec<Parsed>, Vec<Duration>) = plan
         .variants
         .par_iter()
         .zip(used.par_iter().zip(&counts_file))
         .map(|(v, (used, counts))| {
+            let start = Instant::now();
             let parsed = match (&plan.texts[v.path as usize], used) {
                 (Ok(text), true) => parse_text(text, &v.options),
                 _ => Err(String::new()),
@@ -278,9 +282,15 @@ pub fn load_prepared(
             if *counts {
                 on_file();
             }
-            parsed
+            (parsed, start.elapsed())
         })
-        .collect();
+        .unzip();
+    let mut file_times: FxHashMap<PathBuf, Duration> = FxHashMap::default();
+    for (v, time) in plan.variants.iter().zip(parse_times) {
+        *file_times
+            .entry(plan.paths[v.path as usize].clone())
+            .or_default() += time;
+    }
     for (v, result) in plan.variants.iter().zip(&parsed) {
         if let Err(message) = result
             && !message.is_empty()
@@ -446,6 +456,7 @@ pub fn load_prepared(
         builds,
         compilation_inputs: inputs,
         parse_options,
+        file_times,
     }
 }
 

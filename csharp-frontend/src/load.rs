@@ -18,7 +18,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::frameworks::{self, BuildStats, Compilation, Parsed, Text, Unit};
 use crate::hir::{FileSyntax, TextRange};
 use crate::index::{
-    FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
+    BaseMark, FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryFacts, LibraryTypeFacts,
+    Origin, ProjectInput,
 };
 use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
@@ -88,7 +89,7 @@ pub struct Timings {
 pub struct Loaded {
     pub index: Index,
     /// The library model's type facts, kept for [`reload`].
-    pub library_facts: rustc_hash::FxHashMap<String, LibraryTypeFacts>,
+    pub library_facts: LibraryFacts,
     pub notes: Vec<LoadNote>,
     pub timings: Timings,
     /// Source files, counting a file once per project that compiles it.
@@ -169,11 +170,28 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
 pub struct PreparedLibrary {
     /// The index of the model's files (their ids come first).
     pub index: Index,
-    pub facts: FxHashMap<String, LibraryTypeFacts>,
+    pub facts: LibraryFacts,
     /// Problems with the model's texts.
     pub notes: Vec<LoadNote>,
     /// How long preparing it took.
     pub time: Duration,
+    /// To take back what a load adds to `index` ([`PreparedLibrary::reclaim`]).
+    mark: BaseMark,
+}
+
+impl PreparedLibrary {
+    /// This model again, from the index of a [`load_prepared`] of a copy of
+    /// it, with what the load added dropped: no copy of the model's index is
+    /// made or freed. None when that index was not built on the model's.
+    pub fn reclaim(&self, mut index: Index) -> Option<PreparedLibrary> {
+        index.rollback(&self.mark).then(|| PreparedLibrary {
+            index,
+            facts: self.facts.clone(),
+            notes: self.notes.clone(),
+            time: self.time,
+            mark: self.mark.clone(),
+        })
+    }
 }
 
 /// Generates, parses and indexes the library model.
@@ -206,12 +224,15 @@ pub fn prepare_library(library: &[LibraryText]) -> PreparedLibrary {
             origin: Origin::Library,
         });
     }
+    // Shared by every index built on this one.
+    let facts = Arc::new(facts);
     let index = crate::index::build(IndexInput {
         files,
         projects: Vec::new(),
         library_facts: facts.clone(),
     });
     PreparedLibrary {
+        mark: index.mark(),
         index,
         facts,
         notes,
@@ -241,6 +262,7 @@ pub fn load_prepared(
         facts,
         mut notes,
         time: library_time,
+        ..
     } = library;
     // The sources' files follow the model's.
     let first_id = library_index.files.len();

@@ -234,10 +234,14 @@ fn source_options(file: PathBuf) -> RunOptions {
 }
 
 /// What a campaign prepares once: the library model, parsed and indexed,
-/// which every source execution would otherwise build again (each takes a
-/// copy: the loader extends it).
+/// which every source execution would otherwise build again. An execution
+/// extends the model's index; the next one takes back what it added
+/// ([`PreparedLibrary::reclaim`]), since copying and freeing the model's
+/// index would cost as much as the rest of a small input's run.
 pub struct Prepared {
     library: Option<PreparedLibrary>,
+    /// The model as the last execution left it, taken back.
+    spare: Option<PreparedLibrary>,
 }
 
 impl Prepared {
@@ -245,6 +249,7 @@ impl Prepared {
         Prepared {
             library: (target == Target::Source)
                 .then(|| prepare_library(&source_options(PathBuf::new()))),
+            spare: None,
         }
     }
 }
@@ -252,7 +257,7 @@ impl Prepared {
 /// Runs one input through `target`, in `dir` (the input is left there).
 pub fn run_one(
     target: Target,
-    prepared: &Prepared,
+    prepared: &mut Prepared,
     dir: &Path,
     input: &[u8],
     limit: Duration,
@@ -268,16 +273,23 @@ pub fn run_one(
     let result = catch_unwind(AssertUnwindSafe(|| match target {
         Target::Source => {
             let opts = source_options(file.clone());
-            let run = match &prepared.library {
-                Some(library) => run_with_library(&opts, library.clone()),
+            // A run that panicked left no spare: the model is copied again.
+            let library = prepared.spare.take().or_else(|| prepared.library.clone());
+            let run = match library {
+                Some(library) => run_with_library(&opts, library),
                 None => run(&opts),
             };
             // A usage error (such as an unreadable input) is an answer, not a failure.
             run.ok().and_then(|r| {
-                r.diagnostics
+                let error = r
+                    .diagnostics
                     .iter()
                     .find(|d| d.rule == RuleId::InternalError)
-                    .map(|d| d.message.clone())
+                    .map(|d| d.message.clone());
+                if let Some(library) = &prepared.library {
+                    prepared.spare = library.reclaim(r.loaded.index);
+                }
+                error
             })
         }
         Target::Project => {
@@ -314,7 +326,7 @@ pub fn campaign(
     dir: &Path,
 ) -> Report {
     let corpus = target.corpus();
-    let prepared = Prepared::new(target);
+    let mut prepared = Prepared::new(target);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut report = Report::default();
     let start = Instant::now();
@@ -326,7 +338,7 @@ pub fn campaign(
         };
         let input = mutate(&mut rng, base, &corpus);
         report.executions += 1;
-        if let Err(failure) = run_one(target, &prepared, dir, &input, limit) {
+        if let Err(failure) = run_one(target, &mut prepared, dir, &input, limit) {
             let saved = dir.join(format!("failure-{}-{}", target.name(), report.executions));
             // Keep the input even if saving fails: it is also in the work file.
             let _ = std::fs::write(&saved, &input);

@@ -1,8 +1,8 @@
 //! The index of a run is built on the library model's index, prepared once
 //! (`index::build_on`): it must be the index that building every file
 //! together makes (`index::build`), for one project of the case corpus and
-//! for the multi-project, multi-framework fixture; and one prepared model
-//! serves many loads.
+//! for the multi-project, multi-framework fixture; one prepared model serves
+//! many loads; and a full run's index, rolled back, is the model's again.
 
 use std::path::Path;
 
@@ -79,5 +79,34 @@ fn one_prepared_model_serves_many_loads() {
         let prepared = load_prepared(&projects, library.clone(), &|| {});
         let fresh = load(&projects, &embedded_library());
         assert_same(&prepared.index, &fresh.index, name);
+    }
+}
+
+#[test]
+fn a_runs_index_rolled_back_is_the_models_again() {
+    use rlc_sharp::driver::{RunOptions, prepare_library, run_with_library};
+    let opts = |path: std::path::PathBuf| RunOptions {
+        paths: vec![path],
+        infer: true,
+        ..Default::default()
+    };
+    let fixture = data_dir("fixtures/projects/frameworks");
+    let pristine = prepare_library(&opts(fixture.clone()));
+    let mut spare = pristine.clone();
+    for path in [
+        fixture,
+        data_dir("cases/ado_net.cs"),
+        data_dir("cases/async_patterns.cs"),
+    ] {
+        let what = path.display().to_string();
+        let run = run_with_library(&opts(path.clone()), spare).expect("the run");
+        let findings = format!("{:?}", run.diagnostics);
+        // The same run on a fresh copy of the model finds the same.
+        let fresh = run_with_library(&opts(path), pristine.clone()).expect("the run");
+        assert_eq!(findings, format!("{:?}", fresh.diagnostics), "{what}");
+        spare = pristine
+            .reclaim(run.loaded.index)
+            .unwrap_or_else(|| panic!("{what}: not built on the model"));
+        assert_same(&spare.index, &pristine.index, &what);
     }
 }

@@ -40,13 +40,16 @@ pub struct LibraryTypeFacts {
     pub also_disposes: Vec<String>,
 }
 
+/// The library model's facts per type, shared by every index of a run.
+pub type LibraryFacts = std::sync::Arc<FxHashMap<String, LibraryTypeFacts>>;
+
 pub struct IndexInput {
     /// All files; a file's position is its `FileId`.
     pub files: Vec<FileEntry>,
     pub projects: Vec<ProjectInput>,
     /// Per library type (by full CLR-ish name `System.IO.Stream`, `List`1`-free: the
     /// display name the index computes), its model facts.
-    pub library_facts: FxHashMap<String, LibraryTypeFacts>,
+    pub library_facts: LibraryFacts,
 }
 
 pub fn build(input: IndexInput) -> Index {
@@ -140,6 +143,76 @@ pub fn build_on(base: Index, input: IndexInput) -> Index {
     b.index.decl_stats = std::mem::take(&mut b.stats);
     super::specs::build_program(&mut index, &library_facts, start);
     index
+}
+
+/// What [`Index::rollback`] restores: an index as it was before
+/// [`build_on`] added to it.
+#[derive(Clone, Debug)]
+pub struct BaseMark {
+    files: usize,
+    types: usize,
+    members: usize,
+    methods: usize,
+    fields: usize,
+    notes: usize,
+    // Small, and changed in place by a build: kept whole.
+    namespaces: Vec<NsData>,
+    extension_classes: FxHashMap<NsId, Vec<TypeId>>,
+    local_functions: usize,
+    well_known: WellKnownTypes,
+    decl_stats: TypeRefStats,
+}
+
+impl Index {
+    /// The mark to roll an index built on this one back to.
+    pub fn mark(&self) -> BaseMark {
+        BaseMark {
+            files: self.files.len(),
+            types: self.types.len(),
+            members: self.members.len(),
+            methods: self.program.methods.len(),
+            fields: self.program.fields.len(),
+            notes: self.notes.len(),
+            namespaces: self.namespaces.clone(),
+            extension_classes: self.extension_classes.clone(),
+            local_functions: self.local_functions.len(),
+            well_known: self.well_known.clone(),
+            decl_stats: self.decl_stats.clone(),
+        }
+    }
+
+    /// Drops what [`build_on`] added to the index `mark` was taken of, which
+    /// then is that index again, without copying it: a caller loading many
+    /// times (the fuzzer) reuses the library model's index so. The analysis
+    /// changes only what the sources declare. False, with the index left in
+    /// part, when it was not built on that base (it fell back to building
+    /// every file): then it must not be used.
+    pub fn rollback(&mut self, mark: &BaseMark) -> bool {
+        let built_on = self.files.len() >= mark.files
+            && self.types.len() >= mark.types
+            && self.well_known == mark.well_known
+            && self.local_functions.len() >= mark.local_functions
+            && mark.local_functions == 0;
+        if !built_on {
+            return false;
+        }
+        self.files.truncate(mark.files);
+        self.usings.truncate(mark.files);
+        self.types.truncate(mark.types);
+        self.members.truncate(mark.members);
+        self.program.types.truncate(mark.types);
+        self.program.methods.truncate(mark.methods);
+        self.program.fields.truncate(mark.fields);
+        self.method_members.truncate(mark.methods);
+        self.notes.truncate(mark.notes);
+        self.namespaces.clone_from(&mark.namespaces);
+        self.extension_classes.clone_from(&mark.extension_classes);
+        self.local_functions.clear();
+        self.global_usings.clear();
+        self.visible.clear();
+        self.decl_stats.clone_from(&mark.decl_stats);
+        true
+    }
 }
 
 /// `visible[p][q]`: q is p or reachable through project references.

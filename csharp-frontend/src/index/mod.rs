@@ -24,7 +24,10 @@ use crate::hir::{
 };
 use crate::source::SourceFile;
 
-pub use build::{GlobalUsingSpec, IndexInput, LibraryTypeFacts, ProjectInput, build, build_on};
+pub use build::{
+    BaseMark, GlobalUsingSpec, IndexInput, LibraryFacts, LibraryTypeFacts, ProjectInput, build,
+    build_on,
+};
 pub use scope::{Resolved, ScopeCtx, TypeParamScope};
 pub use ty::{ParamOwner, Subst, Ty};
 

@@ -188,10 +188,10 @@ impl Index {
     /// part, when it was not built on that base (it fell back to building
     /// every file): then it must not be used.
     pub fn rollback(&mut self, mark: &BaseMark) -> bool {
+        // Local functions are the sources' (the model has none): all go.
         let built_on = self.files.len() >= mark.files
             && self.types.len() >= mark.types
             && self.well_known == mark.well_known
-            && self.local_functions.len() >= mark.local_functions
             && mark.local_functions == 0;
         if !built_on {
             return false;

@@ -4,8 +4,9 @@
 //! `check --write-baseline FILE` writes the findings as SARIF (the format
 //! `--format sarif` prints, without GitHub's limits); `check --baseline FILE`
 //! reads it back and keeps only the findings it does not hold. Findings are
-//! matched by their `partialFingerprints` (`rlcSharp/v1`, the diagnostic's
-//! fingerprint: rule, member, resource type and occurrence, no line numbers),
+//! matched by their `partialFingerprints` (`rlcSharp/v2`, the diagnostic's
+//! fingerprint: rule, member with its parameter types, resource type and
+//! occurrence, no line numbers),
 //! as a multiset: a baseline holding a fingerprint twice accepts two findings
 //! with it.
 
@@ -105,6 +106,17 @@ impl Baseline {
                     .and_then(Value::as_str)
                 {
                     *counts.entry(fp.to_owned()).or_default() += 1;
+                } else if let Some(old) = r
+                    .get("partialFingerprints")
+                    .and_then(Value::as_object)
+                    .and_then(|p| p.keys().find(|k| k.starts_with("rlcSharp/")))
+                {
+                    // Fingerprints of another recipe never match: saying so
+                    // beats reporting every finding as new.
+                    return Err(format!(
+                        "its fingerprints are `{old}`, this version writes `{FINGERPRINT_KEY}`; \
+                         write the baseline again"
+                    ));
                 }
             }
         }

@@ -15,8 +15,8 @@ use rlc_core::{FileId, Span};
 use rlc_csharp::frameworks::seed::seed;
 use rlc_csharp::index::Index;
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, embedded_library, load_observed, lower_where, project_specs,
-    reload,
+    LibraryText, Loaded, Lowered, PreparedLibrary, embedded_library, load_prepared, lower_where,
+    project_specs, reload,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
@@ -123,6 +123,33 @@ pub fn run_observed(
     after: &mut dyn FnMut(&'static str),
     progress: &Progress,
 ) -> Result<CheckRun, DiscoverError> {
+    run_inner(opts, None, after, progress)
+}
+
+/// The library model of a run with `opts`, prepared once for
+/// [`run_with_library`].
+pub fn prepare_library(opts: &RunOptions) -> PreparedLibrary {
+    let mut library = embedded_library();
+    library.extend(opts.extra_library.iter().cloned());
+    rlc_csharp::load::prepare_library(&library)
+}
+
+/// [`run`] with the library model prepared before ([`prepare_library`] of
+/// the same options): a caller running many times (the fuzzer) skips
+/// generating, parsing and indexing it each time.
+pub fn run_with_library(
+    opts: &RunOptions,
+    library: PreparedLibrary,
+) -> Result<CheckRun, DiscoverError> {
+    run_inner(opts, Some(library), &mut |_| {}, &Progress::hidden())
+}
+
+fn run_inner(
+    opts: &RunOptions,
+    library: Option<PreparedLibrary>,
+    after: &mut dyn FnMut(&'static str),
+    progress: &Progress,
+) -> Result<CheckRun, DiscoverError> {
     let t = Instant::now();
     progress.phase("discover", None);
     let mut workspace = discover(&opts.paths)?;
@@ -139,8 +166,6 @@ pub fn run_observed(
     }
     let discovery = t.elapsed();
     after("discovery");
-    let mut library = embedded_library();
-    library.extend(opts.extra_library.iter().cloned());
     let specs = project_specs(&workspace);
     let files = specs
         .iter()
@@ -149,7 +174,8 @@ pub fn run_observed(
         .collect::<rustc_hash::FxHashSet<_>>()
         .len() as u64;
     progress.phase("parse + index", Some((files, "files")));
-    let loaded = load_observed(&specs, &library, &|| progress.inc());
+    let library = library.unwrap_or_else(|| prepare_library(opts));
+    let loaded = load_prepared(&specs, library, &|| progress.inc());
     after("index");
     Ok(analyze(workspace, loaded, opts, discovery, after, progress))
 }
@@ -247,14 +273,25 @@ fn analyze(
     };
     let checker = Checker::with_twins(program, &lowered.bodies, &opts.check, &twins);
     progress.phase("check", Some((lowered.bodies.len() as u64, "bodies")));
-    let mut diagnostics: Vec<Diagnostic> = (0..lowered.bodies.len() as u32)
+    let checked: Vec<(Vec<Diagnostic>, Duration)> = (0..lowered.bodies.len() as u32)
         .into_par_iter()
-        .flat_map_iter(|i| {
+        .map(|i| {
+            let start = Instant::now();
             let found = checker.check_body(BodyId(i));
             progress.inc();
-            found
+            (found, start.elapsed())
         })
         .collect();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    for ((found, time), body) in checked.into_iter().zip(lowered.bodies.iter()) {
+        diagnostics.extend(found);
+        if let Some(file) = loaded.index.files.get(body.span.file.0 as usize) {
+            *loaded
+                .file_times
+                .entry(file.source.path.clone())
+                .or_default() += time;
+        }
+    }
     diagnostics.extend(checker.check_classes());
     // Each file is reported where it is analysed.
     diagnostics.retain(|d| reported_here(&loaded, d.primary.span.file));
@@ -572,6 +609,26 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
             .into(),
     );
     m.insert("bodies".into(), run.lowered.bodies.len().into());
+    // The slowest sources, to find one that costs a run much of its time.
+    let root =
+        std::path::absolute(&run.workspace.root).unwrap_or_else(|_| run.workspace.root.clone());
+    let mut times: Vec<(&PathBuf, &Duration)> = run.loaded.file_times.iter().collect();
+    times.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    m.insert(
+        "slowest_files".into(),
+        times
+            .iter()
+            .take(5)
+            .map(|(path, time)| {
+                let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+                serde_json::json!({
+                    "file": crate::render::relative_name(&root, &path),
+                    "ms": (time.as_secs_f64() * 1000.0 * 10.0).round() / 10.0,
+                })
+            })
+            .collect::<Vec<_>>()
+            .into(),
+    );
     m
 }
 
@@ -671,6 +728,22 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
                 num("lines_active"),
                 num("files_analysed")
             ));
+        }
+    }
+    if let Some(serde_json::Value::Array(slowest)) = stats.get("slowest_files")
+        && !slowest.is_empty()
+    {
+        out.push_str("slowest files (parse + check):\n");
+        for f in slowest {
+            let file = f
+                .get("file")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("?");
+            let ms = f
+                .get("ms")
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(0.0);
+            out.push_str(&format!("  {ms:>9.1} ms  {file}\n"));
         }
     }
     if let Some(serde_json::Value::Array(unknown)) = stats.get("unknown_types")

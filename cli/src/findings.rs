@@ -82,16 +82,17 @@ pub struct Reported {
     pub suppressed: Suppressions,
 }
 
-/// Where a diagnostic is, for merging: the project (None for notes about
-/// project files), rule, file and range.
-type Place = (Option<u32>, RuleId, PathBuf, u32, u32);
+/// Where a diagnostic is, for merging: rule, file and range. Not the
+/// project: a file compiled into several projects (a linked file) has each
+/// finding once.
+type Place = (RuleId, PathBuf, u32, u32);
 
 /// The diagnostics at one place, each with what suppresses it, if anything.
 type Group = Vec<(Diagnostic, Option<suppress::Suppression>)>;
 
 /// Applies suppressions and levels (`rlc-sharp.toml`, `.editorconfig`, as
-/// [`crate::driver::kept_findings`]), merges the builds' findings, ranks
-/// test code.
+/// [`crate::driver::kept_findings`]), merges the builds' and projects'
+/// findings, ranks test code.
 pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCode) -> Reported {
     let loaded = &run.loaded;
     let classified = crate::driver::classified_findings(run, config);
@@ -104,13 +105,7 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
             .file(span.file)
             .map(|(p, _)| p.to_path_buf())
             .unwrap_or_default();
-        let place = (
-            loaded.project_of(span.file),
-            d.rule,
-            path,
-            span.start,
-            span.end,
-        );
+        let place = (d.rule, path, span.start, span.end);
         let i = *group_of.entry(place.clone()).or_insert_with(|| {
             groups.push((place, Vec::new()));
             groups.len() - 1
@@ -120,7 +115,7 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
     let mut out = Reported::default();
     let mut production = Vec::new();
     let mut tests = Vec::new();
-    for ((project, ..), members) in groups {
+    for (_, members) in groups {
         let (kept, suppressed): (Vec<_>, Vec<_>) =
             members.into_iter().partition(|(_, m)| m.is_none());
         let Some((first, _)) = kept.first() else {
@@ -129,9 +124,30 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
             }
             continue;
         };
-        let mut diagnostic = first.clone();
-        let files: Vec<FileId> = kept.iter().map(|(d, _)| d.primary.span.file).collect();
-        let test = is_test(run, project, diagnostic.primary.span.file);
+        // The projects that have it, each with the files it was reported in
+        // (one per build).
+        let mut projects: Vec<(Option<u32>, Vec<FileId>)> = Vec::new();
+        for (d, _) in &kept {
+            let file = d.primary.span.file;
+            let project = loaded.project_of(file);
+            match projects.iter_mut().find(|(p, _)| *p == project) {
+                Some((_, files)) => files.push(file),
+                None => projects.push((project, vec![file])),
+            }
+        }
+        // Production code when any project that has it is.
+        let (mut diagnostic, test) = match projects
+            .iter()
+            .find(|(p, files)| !is_test(run, *p, files[0]))
+        {
+            Some((_, files)) => (
+                kept.iter()
+                    .find(|(d, _)| d.primary.span.file == files[0])
+                    .map_or_else(|| first.clone(), |(d, _)| d.clone()),
+                false,
+            ),
+            None => (first.clone(), true),
+        };
         if test {
             match test_code.cap(diagnostic.severity) {
                 Some(severity) => diagnostic.severity = severity,
@@ -142,7 +158,7 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
             }
         }
         let finding = Finding {
-            frameworks: frameworks(run, project, &files),
+            frameworks: frameworks_of(run, &projects),
             diagnostic,
             test_code: test,
         };
@@ -177,6 +193,20 @@ fn is_test(run: &CheckRun, project: Option<u32>, file: FileId) -> bool {
     }
 }
 
+/// The frameworks of the builds that have a finding, over the projects that
+/// have it: none when some project has it in every build.
+fn frameworks_of(run: &CheckRun, projects: &[(Option<u32>, Vec<FileId>)]) -> Option<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    for (project, files) in projects {
+        for name in frameworks(run, *project, files)? {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    (!names.is_empty()).then_some(names)
+}
+
 /// The frameworks of the builds that have the files a finding was reported
 /// in, when not all of the project's builds (with a framework) do.
 fn frameworks(run: &CheckRun, project: Option<u32>, files: &[FileId]) -> Option<Vec<String>> {
@@ -197,50 +227,44 @@ fn frameworks(run: &CheckRun, project: Option<u32>, files: &[FileId]) -> Option<
     (names.len() < builds.len()).then_some(names)
 }
 
-/// Keeps fingerprints unique within a project. Two findings at different
-/// places may share one when a later build of the project has only one of
-/// them (its occurrence number, `...:0`, counts differently): the finding of
-/// the earlier compilation keeps it, the other gets the next free number.
+/// Keeps fingerprints unique in the run. Two findings at different places
+/// may share one when a later build has only one of them (its occurrence
+/// number, `...:0`, counts differently), when two projects declare the same
+/// member (two programs' top-level statements), or when a note repeats a
+/// message in one file. The finding of the earliest compilation (then the
+/// first reported) keeps it; each other gets the next free occurrence number.
 fn unique_fingerprints(run: &CheckRun, findings: &mut [Finding]) {
-    let place = |f: &Finding| {
+    let compilation = |f: &Finding| {
         let file = f.diagnostic.primary.span.file;
-        let compilation = match run.index().files.get(file.0 as usize).map(|e| e.origin) {
+        match run.index().files.get(file.0 as usize).map(|e| e.origin) {
             Some(rlc_csharp::index::Origin::Project(c)) => c,
             _ => u32::MAX,
-        };
-        (run.loaded.project_of(file), compilation)
+        }
     };
-    let mut used: FxHashSet<(Option<u32>, String)> = FxHashSet::default();
-    let mut owner: FxHashMap<(Option<u32>, String), (u32, usize)> = FxHashMap::default();
+    let mut used: FxHashSet<String> = FxHashSet::default();
+    let mut owner: FxHashMap<String, (u32, usize)> = FxHashMap::default();
     for (i, f) in findings.iter().enumerate() {
-        let (project, compilation) = place(f);
-        let key = (project, f.diagnostic.fingerprint.clone());
+        let c = compilation(f);
+        let key = f.diagnostic.fingerprint.clone();
         used.insert(key.clone());
-        let entry = owner.entry(key).or_insert((compilation, i));
-        if compilation < entry.0 {
-            *entry = (compilation, i);
+        let entry = owner.entry(key).or_insert((c, i));
+        if c < entry.0 {
+            *entry = (c, i);
         }
     }
     for (i, finding) in findings.iter_mut().enumerate() {
-        let (project, compilation) = place(finding);
         let fingerprint = finding.diagnostic.fingerprint.clone();
-        let Some(&(owner_compilation, owner_index)) = owner.get(&(project, fingerprint.clone()))
-        else {
-            continue;
-        };
-        // A repeat within one compilation is the checker's own affair.
-        if owner_index == i || owner_compilation == compilation {
+        if owner.get(&fingerprint).is_none_or(|&(_, owner)| owner == i) {
             continue;
         }
-        let Some((stem, n)) = fingerprint.rsplit_once(':') else {
-            continue;
+        // Findings end in an occurrence number; notes get one appended.
+        let (stem, n) = match fingerprint.rsplit_once(':') {
+            Some((stem, n)) if n.parse::<u32>().is_ok() => (stem, n.parse::<u32>().unwrap_or(0)),
+            _ => (fingerprint.as_str(), 0),
         };
-        let Ok(n) = n.parse::<u32>() else {
-            continue;
-        };
-        if let Some(free) = (n + 1..).find(|m| !used.contains(&(project, format!("{stem}:{m}")))) {
+        if let Some(free) = (n + 1..).find(|m| !used.contains(&format!("{stem}:{m}"))) {
             let fresh = format!("{stem}:{free}");
-            used.insert((project, fresh.clone()));
+            used.insert(fresh.clone());
             finding.diagnostic.fingerprint = fresh;
         }
     }

@@ -326,6 +326,33 @@ fn quiet_prints_the_findings_without_the_stats_and_timings_blocks() {
 }
 
 #[test]
+fn stats_name_the_slowest_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "Small.cs", "class S { }\n");
+    let methods: String = (0..2_000)
+        .map(|i| format!("    void M{i}() {{ using (var s = new System.IO.MemoryStream()) {{ s.WriteByte(1); }} }}\n"))
+        .collect();
+    write(root, "Big.cs", format!("class B {{\n{methods}}}\n"));
+    let json = rlc(root, &["check", "--stats", "--format", "json", "."]);
+    assert_eq!(json.code, Some(0), "{json:?}");
+    let report: Value = serde_json::from_str(&json.stdout).expect("JSON");
+    let slowest = report["summary"]["stats"]["slowest_files"]
+        .as_array()
+        .expect("slowest_files");
+    let names: Vec<&str> = slowest.iter().filter_map(|f| f["file"].as_str()).collect();
+    assert_eq!(names, ["Big.cs", "Small.cs"], "{slowest:?}");
+    let ms: Vec<f64> = slowest.iter().filter_map(|f| f["ms"].as_f64()).collect();
+    assert!(ms[0] > ms[1], "{slowest:?}");
+    let text = rlc(root, &["check", "--stats", "."]);
+    assert!(
+        text.stderr.contains("slowest files (parse + check):") && text.stderr.contains("Big.cs"),
+        "{}",
+        text.stderr
+    );
+}
+
+#[test]
 fn a_finding_on_a_huge_line_shows_a_window_of_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

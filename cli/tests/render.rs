@@ -477,7 +477,7 @@ fn sarif_content() {
     assert_eq!(leak["relatedLocations"][0]["id"], 1);
     assert_eq!(leak["relatedLocations"][0]["message"]["text"], "leaks here");
     assert_eq!(
-        leak["partialFingerprints"]["rlcSharp/v1"],
+        leak["partialFingerprints"]["rlcSharp/v2"],
         "RLC0001:A.M():FileStream:0"
     );
     assert_eq!(

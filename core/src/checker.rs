@@ -66,7 +66,7 @@ impl<'p> Checker<'p> {
         };
         if let Some(Some(problem)) = self.invalid.get(id.index()) {
             let d = rlc9004_internal_error::malformed_ir(&body.name, problem, body.span);
-            return finish(vec![(d, String::new())], &body.name);
+            return finish(vec![(d, String::new())], body.fingerprint_key());
         }
         let Some(facts) = self.facts.body_facts(id, &[]) else {
             return Vec::new();
@@ -84,7 +84,10 @@ impl<'p> Checker<'p> {
             },
             || summarize::body(&facts, exceptions),
         );
-        finish(rules::body_findings(&facts, &outcome), &body.name)
+        finish(
+            rules::body_findings(&facts, &outcome),
+            body.fingerprint_key(),
+        )
     }
 
     /// Class-level checks: owning fields (RLC0003), `[Calls]` (RLC0006) and

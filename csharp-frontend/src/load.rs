@@ -18,7 +18,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::frameworks::{self, BuildStats, Compilation, Parsed, Text, Unit};
 use crate::hir::{FileSyntax, TextRange};
 use crate::index::{
-    FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryTypeFacts, Origin, ProjectInput,
+    BaseMark, FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryFacts, LibraryTypeFacts,
+    Origin, ProjectInput,
 };
 use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
@@ -88,7 +89,7 @@ pub struct Timings {
 pub struct Loaded {
     pub index: Index,
     /// The library model's type facts, kept for [`reload`].
-    pub library_facts: rustc_hash::FxHashMap<String, LibraryTypeFacts>,
+    pub library_facts: LibraryFacts,
     pub notes: Vec<LoadNote>,
     pub timings: Timings,
     /// Source files, counting a file once per project that compiles it.
@@ -116,6 +117,9 @@ pub struct Loaded {
     /// The symbols each file of the index was parsed with; None for the
     /// library model. Kept for [`reload`].
     pub parse_options: Vec<Option<Arc<ParseOptions>>>,
+    /// Time spent on each source, by path: parsing here; the driver adds
+    /// checking (`--stats` names the slowest).
+    pub file_times: FxHashMap<PathBuf, Duration>,
 }
 
 impl Loaded {
@@ -160,18 +164,42 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
     load_observed(projects, library, &|| {})
 }
 
-/// [`load`], calling `on_file` (from any thread) as each source is parsed:
-/// the CLI's progress line counts files so.
-pub fn load_observed(
-    projects: &[ProjectSpec],
-    library: &[LibraryText],
-    on_file: &(dyn Fn() + Sync),
-) -> Loaded {
+/// The library model parsed and indexed on its own, for [`load_prepared`]:
+/// a caller that loads many times (the fuzzer) prepares it once.
+#[derive(Clone, Debug)]
+pub struct PreparedLibrary {
+    /// The index of the model's files (their ids come first).
+    pub index: Index,
+    pub facts: LibraryFacts,
+    /// Problems with the model's texts.
+    pub notes: Vec<LoadNote>,
+    /// How long preparing it took.
+    pub time: Duration,
+    /// To take back what a load adds to `index` ([`PreparedLibrary::reclaim`]).
+    mark: BaseMark,
+}
+
+impl PreparedLibrary {
+    /// This model again, from the index of a [`load_prepared`] of a copy of
+    /// it, with what the load added dropped: no copy of the model's index is
+    /// made or freed. None when that index was not built on the model's.
+    pub fn reclaim(&self, mut index: Index) -> Option<PreparedLibrary> {
+        index.rollback(&self.mark).then(|| PreparedLibrary {
+            index,
+            facts: self.facts.clone(),
+            notes: self.notes.clone(),
+            time: self.time,
+            mark: self.mark.clone(),
+        })
+    }
+}
+
+/// Generates, parses and indexes the library model.
+pub fn prepare_library(library: &[LibraryText]) -> PreparedLibrary {
     let start = Instant::now();
     let mut notes = Vec::new();
-    // Library model first: its files get the first ids.
     let mut files: Vec<FileEntry> = Vec::new();
-    let mut facts = rustc_hash::FxHashMap::<String, LibraryTypeFacts>::default();
+    let mut facts = FxHashMap::<String, LibraryTypeFacts>::default();
     let generated: Vec<(Option<GeneratedLibrary>, Vec<LoadNote>)> =
         library.par_iter().map(generate_library).collect();
     for (g, n) in generated {
@@ -196,6 +224,49 @@ pub fn load_observed(
             origin: Origin::Library,
         });
     }
+    // Shared by every index built on this one.
+    let facts = Arc::new(facts);
+    let index = crate::index::build(IndexInput {
+        files,
+        projects: Vec::new(),
+        library_facts: facts.clone(),
+    });
+    PreparedLibrary {
+        mark: index.mark(),
+        index,
+        facts,
+        notes,
+        time: start.elapsed(),
+    }
+}
+
+/// [`load`], calling `on_file` (from any thread) as each source is parsed:
+/// the CLI's progress line counts files so.
+pub fn load_observed(
+    projects: &[ProjectSpec],
+    library: &[LibraryText],
+    on_file: &(dyn Fn() + Sync),
+) -> Loaded {
+    load_prepared(projects, prepare_library(library), on_file)
+}
+
+/// [`load_observed`] on a library model prepared before.
+pub fn load_prepared(
+    projects: &[ProjectSpec],
+    library: PreparedLibrary,
+    on_file: &(dyn Fn() + Sync),
+) -> Loaded {
+    let start = Instant::now();
+    let PreparedLibrary {
+        index: library_index,
+        facts,
+        mut notes,
+        time: library_time,
+        ..
+    } = library;
+    // The sources' files follow the model's.
+    let first_id = library_index.files.len();
+    let mut files: Vec<FileEntry> = Vec::new();
     // Sources: every file read once, every variant parsed once, in parallel.
     let plan = frameworks::plan(projects, read_text);
     for (path, text) in plan.paths.iter().zip(&plan.texts) {
@@ -220,11 +291,12 @@ pub fn load_observed(
     for _ in has_variant.iter().filter(|h| !**h) {
         on_file();
     }
-    let parsed: Vec<Parsed> = plan
+    let (parsed, parse_times): (Vec<Parsed>, Vec<Duration>) = plan
         .variants
         .par_iter()
         .zip(used.par_iter().zip(&counts_file))
         .map(|(v, (used, counts))| {
+            let start = Instant::now();
             let parsed = match (&plan.texts[v.path as usize], used) {
                 (Ok(text), true) => parse_text(text, &v.options),
                 _ => Err(String::new()),
@@ -232,9 +304,15 @@ pub fn load_observed(
             if *counts {
                 on_file();
             }
-            parsed
+            (parsed, start.elapsed())
         })
-        .collect();
+        .unzip();
+    let mut file_times: FxHashMap<PathBuf, Duration> = FxHashMap::default();
+    for (v, time) in plan.variants.iter().zip(parse_times) {
+        *file_times
+            .entry(plan.paths[v.path as usize].clone())
+            .or_default() += time;
+    }
     for (v, result) in plan.variants.iter().zip(&parsed) {
         if let Err(message) = result
             && !message.is_empty()
@@ -243,8 +321,8 @@ pub fn load_observed(
         }
     }
     let needed = frameworks::needed(&plan, &parsed);
-    let mut file_units: Vec<Option<u32>> = vec![None; files.len()];
-    let mut parse_options: Vec<Option<Arc<ParseOptions>>> = vec![None; files.len()];
+    let mut file_units: Vec<Option<u32>> = vec![None; first_id];
+    let mut parse_options: Vec<Option<Arc<ParseOptions>>> = vec![None; first_id];
     let mut counted: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut with_errors: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut analysed_variants: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
@@ -258,7 +336,7 @@ pub fn load_observed(
         ) else {
             continue;
         };
-        let id = FileId(files.len() as u32);
+        let id = FileId((first_id + files.len()) as u32);
         let path = &plan.paths[planned.path as usize];
         let mut source = templates
             .entry(planned.path)
@@ -359,7 +437,8 @@ pub fn load_observed(
         .zip(&parsed)
         .filter(|(u, p)| **u && p.is_ok())
         .count() as u64;
-    let read_parse = start.elapsed();
+    // Preparing the model is reading and parsing too.
+    let read_parse = start.elapsed() + library_time;
     let start = Instant::now();
     let inputs: Vec<ProjectInput> = plan
         .references
@@ -375,7 +454,7 @@ pub fn load_observed(
         projects: inputs.clone(),
         library_facts: facts.clone(),
     };
-    let index = crate::index::build(input);
+    let index = crate::index::build_on(library_index, input);
     let index_time = start.elapsed();
     Loaded {
         index,
@@ -399,6 +478,7 @@ pub fn load_observed(
         builds,
         compilation_inputs: inputs,
         parse_options,
+        file_times,
     }
 }
 

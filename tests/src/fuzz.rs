@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rlc_core::rules::RuleId;
-use rlc_sharp::driver::{RunOptions, run};
+use rlc_csharp::load::PreparedLibrary;
+use rlc_sharp::driver::{RunOptions, prepare_library, run, run_with_library};
 
 use crate::data_dir;
 
@@ -223,8 +224,44 @@ pub enum Failure {
     Slow(Duration),
 }
 
+/// The options a source execution runs with.
+fn source_options(file: PathBuf) -> RunOptions {
+    RunOptions {
+        paths: vec![file],
+        infer: true,
+        ..Default::default()
+    }
+}
+
+/// What a campaign prepares once: the library model, parsed and indexed,
+/// which every source execution would otherwise build again. An execution
+/// extends the model's index; the next one takes back what it added
+/// ([`PreparedLibrary::reclaim`]), since copying and freeing the model's
+/// index would cost as much as the rest of a small input's run.
+pub struct Prepared {
+    library: Option<PreparedLibrary>,
+    /// The model as the last execution left it, taken back.
+    spare: Option<PreparedLibrary>,
+}
+
+impl Prepared {
+    pub fn new(target: Target) -> Prepared {
+        Prepared {
+            library: (target == Target::Source)
+                .then(|| prepare_library(&source_options(PathBuf::new()))),
+            spare: None,
+        }
+    }
+}
+
 /// Runs one input through `target`, in `dir` (the input is left there).
-pub fn run_one(target: Target, dir: &Path, input: &[u8], limit: Duration) -> Result<(), Failure> {
+pub fn run_one(
+    target: Target,
+    prepared: &mut Prepared,
+    dir: &Path,
+    input: &[u8],
+    limit: Duration,
+) -> Result<(), Failure> {
     let file = dir.join(target.file_name());
     if let Err(e) = std::fs::write(&file, input) {
         return Err(Failure::Panic(format!(
@@ -235,17 +272,24 @@ pub fn run_one(target: Target, dir: &Path, input: &[u8], limit: Duration) -> Res
     let start = Instant::now();
     let result = catch_unwind(AssertUnwindSafe(|| match target {
         Target::Source => {
-            let opts = RunOptions {
-                paths: vec![file.clone()],
-                infer: true,
-                ..Default::default()
+            let opts = source_options(file.clone());
+            // A run that panicked left no spare: the model is copied again.
+            let library = prepared.spare.take().or_else(|| prepared.library.clone());
+            let run = match library {
+                Some(library) => run_with_library(&opts, library),
+                None => run(&opts),
             };
             // A usage error (such as an unreadable input) is an answer, not a failure.
-            run(&opts).ok().and_then(|r| {
-                r.diagnostics
+            run.ok().and_then(|r| {
+                let error = r
+                    .diagnostics
                     .iter()
                     .find(|d| d.rule == RuleId::InternalError)
-                    .map(|d| d.message.clone())
+                    .map(|d| d.message.clone());
+                if let Some(library) = &prepared.library {
+                    prepared.spare = library.reclaim(r.loaded.index);
+                }
+                error
             })
         }
         Target::Project => {
@@ -282,6 +326,7 @@ pub fn campaign(
     dir: &Path,
 ) -> Report {
     let corpus = target.corpus();
+    let mut prepared = Prepared::new(target);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut report = Report::default();
     let start = Instant::now();
@@ -293,7 +338,7 @@ pub fn campaign(
         };
         let input = mutate(&mut rng, base, &corpus);
         report.executions += 1;
-        if let Err(failure) = run_one(target, dir, &input, limit) {
+        if let Err(failure) = run_one(target, &mut prepared, dir, &input, limit) {
             let saved = dir.join(format!("failure-{}-{}", target.name(), report.executions));
             // Keep the input even if saving fails: it is also in the work file.
             let _ = std::fs::write(&saved, &input);

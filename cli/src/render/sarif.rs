@@ -16,7 +16,8 @@ pub const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 pub const INFORMATION_URI: &str = "https://github.com/rlc-sharp/rlc-sharp";
 /// The key of `partialFingerprints`; bump its version if fingerprints change meaning.
-pub const FINGERPRINT_KEY: &str = "rlcSharp/v1";
+/// v2: members are namespace-qualified with their parameter types.
+pub const FINGERPRINT_KEY: &str = "rlcSharp/v2";
 const SRCROOT: &str = "%SRCROOT%";
 
 /// Most a SARIF consumer accepts: results per run and locations (the

@@ -59,6 +59,28 @@ impl<'p> ProgramFacts<'p> {
         self.body_of.get(&method).copied()
     }
 
+    /// What fingerprints call `method`: its body's key (namespace, type, name
+    /// and parameter types as written), or, without a body, the type's full
+    /// name, the method's name and its parameters' types as modelled.
+    pub fn method_key(&self, method: MethodId) -> String {
+        if let Some(body) = self.body_of(method).and_then(|b| self.bodies.get(b)) {
+            return body.fingerprint_key().to_string();
+        }
+        let Some(m) = self.program.get_method(method) else {
+            return String::new();
+        };
+        let owner = self
+            .program
+            .get_ty(m.owner)
+            .map_or("?", |t| t.name.as_str());
+        let params: Vec<&str> = m
+            .params
+            .iter()
+            .map(|p| self.program.type_name(p.ty.ty))
+            .collect();
+        format!("{owner}.{}({})", m.name, params.join(", "))
+    }
+
     /// The facts of one body; `seeds` are `bool` parameters whose value is
     /// assumed at entry.
     pub fn body_facts(&self, id: BodyId, seeds: &[(VarId, bool)]) -> Option<BodyFacts<'_>> {

@@ -315,6 +315,11 @@ pub struct Body {
     pub parent: Option<BodyId>,
     /// `Type.Method`, `Type..ctor`, `Type.Method.<lambda#1>`, for messages and dumps.
     pub name: String,
+    /// The member as fingerprints name it: namespace, type, name and parameter
+    /// types as written (`App.C.Run(int)`, `App.C..ctor(Stream)`), so that
+    /// overloads differ; lambdas number within their enclosing body. Empty:
+    /// `name` is used.
+    pub key: String,
     pub kind: BodyKind,
     pub vars: Vec<Var>,
     pub nodes: Vec<Node>,
@@ -345,6 +350,14 @@ impl Body {
     pub fn successors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let n = self.node(id);
         n.succ.targets().chain(n.exc.as_ref().map(|e| e.target))
+    }
+    /// What fingerprints call this body's member (see [`Body::key`]).
+    pub fn fingerprint_key(&self) -> &str {
+        if self.key.is_empty() {
+            &self.name
+        } else {
+            &self.key
+        }
     }
     pub fn param_var(&self, index: u32) -> Option<VarId> {
         self.vars
@@ -579,6 +592,7 @@ impl BodyBuilder {
                 method: None,
                 parent: None,
                 name: name.into(),
+                key: String::new(),
                 kind,
                 vars: Vec::new(),
                 nodes: vec![mk(Stmt::Nop), mk(Stmt::Nop), mk(Stmt::Nop)],

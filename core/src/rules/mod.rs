@@ -231,7 +231,7 @@ pub(crate) fn class_findings(
     let mut out = Vec::new();
     rlc0003_owning_field_not_disposed::check(pf, exceptions, &mut out);
     rlc0006_calls_not_verified::check(pf, exceptions, &mut out);
-    rlc0008_override_weakens_spec::check(pf.program, &pf.types, &mut out);
+    rlc0008_override_weakens_spec::check(pf, &mut out);
     out
 }
 

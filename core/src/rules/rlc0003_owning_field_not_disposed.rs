@@ -59,7 +59,8 @@ pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut
             }
             diags.push(report(program, ty.short_name(), f, field_ob, class_ob));
         }
-        out.extend(finish(diags, ty.short_name()));
+        // The full name: types of one name in two namespaces differ.
+        out.extend(finish(diags, &ty.name));
     }
 }
 

@@ -60,6 +60,6 @@ pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut
             ));
             diags.push((d, target));
         }
-        out.extend(finish(diags, &method.name));
+        out.extend(finish(diags, &pf.method_key(id)));
     }
 }

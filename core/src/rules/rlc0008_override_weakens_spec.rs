@@ -7,13 +7,16 @@
 use super::text::{method_span, target_text};
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
 use crate::ownership;
+use crate::facts::ProgramFacts;
 use crate::must_call::MustCallTypes;
-use crate::program::{CallsSpec, DeclaredIn, MethodDef, Program, Provenance, Target};
+use crate::program::{CallsSpec, DeclaredIn, MethodDef, MethodId, Program, Provenance, Target};
 use crate::rules::RuleId;
 use crate::span::Span;
 
-pub(super) fn check(program: &Program, types: &MustCallTypes, out: &mut Vec<Diagnostic>) {
-    for method in &program.methods {
+pub(super) fn check(pf: &ProgramFacts<'_>, out: &mut Vec<Diagnostic>) {
+    let program: &Program = pf.program;
+    let types = &pf.types;
+    for (i, method) in program.methods.iter().enumerate() {
         if method.overrides.is_empty()
             || program
                 .get_ty(method.owner)
@@ -105,7 +108,7 @@ pub(super) fn check(program: &Program, types: &MustCallTypes, out: &mut Vec<Diag
                 );
             }
         }
-        out.extend(finish(diags, &method.name));
+        out.extend(finish(diags, &pf.method_key(MethodId(i as u32))));
     }
 }
 

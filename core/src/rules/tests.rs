@@ -92,7 +92,7 @@ fn owning_field_not_disposed() {
     assert_eq!(Some(d.primary.span), h.lib.p.fields[h.field.index()].span);
     assert!(d.message.contains("owning field `_s`"), "{}", d.message);
     assert!(d.help.as_deref().unwrap_or("").contains("`_s?.Dispose();`"));
-    assert_eq!(d.fingerprint, "RLC0003:Holder:_s:0");
+    assert_eq!(d.fingerprint, "RLC0003:App.Holder:_s:0");
 }
 
 #[test]

@@ -40,59 +40,179 @@ pub struct LibraryTypeFacts {
     pub also_disposes: Vec<String>,
 }
 
+/// The library model's facts per type, shared by every index of a run.
+pub type LibraryFacts = std::sync::Arc<FxHashMap<String, LibraryTypeFacts>>;
+
 pub struct IndexInput {
     /// All files; a file's position is its `FileId`.
     pub files: Vec<FileEntry>,
     pub projects: Vec<ProjectInput>,
     /// Per library type (by full CLR-ish name `System.IO.Stream`, `List`1`-free: the
     /// display name the index computes), its model facts.
-    pub library_facts: FxHashMap<String, LibraryTypeFacts>,
+    pub library_facts: LibraryFacts,
 }
 
 pub fn build(input: IndexInput) -> Index {
-    let IndexInput {
-        files,
-        projects,
-        library_facts,
-    } = input;
-    let mut index = Index {
-        usings: files
-            .iter()
-            .map(|f| vec![ResolvedUsings::default(); f.syntax.scopes.len()])
-            .collect(),
-        files,
+    build_on(empty(), input)
+}
+
+/// An index without declarations but the global namespace.
+fn empty() -> Index {
+    Index {
+        usings: Vec::new(),
+        files: Vec::new(),
         namespaces: vec![NsData {
             name: Name::default(),
             parent: None,
             full_name: String::new(),
             children: FxHashMap::default(),
             types: FxHashMap::default(),
+            origins: Vec::new(),
         }],
         types: Vec::new(),
         members: Vec::new(),
         program: Program::default(),
         method_members: Vec::new(),
         local_functions: FxHashMap::default(),
-        global_usings: vec![ResolvedUsings::default(); projects.len()],
-        visible: visibility(&projects),
+        global_usings: Vec::new(),
+        visible: Vec::new(),
         well_known: WellKnownTypes::default(),
         extension_classes: FxHashMap::default(),
         decl_stats: TypeRefStats::default(),
         notes: Vec::new(),
+    }
+}
+
+/// Where the declarations a build adds start: those before are the base's.
+#[derive(Copy, Clone, Debug, Default)]
+pub(super) struct Start {
+    pub file: usize,
+    pub ty: usize,
+    pub member: usize,
+}
+
+/// Builds the index of `input` on top of `base`, the index of the library
+/// model alone ([`build`] of its files, without projects), which is reused
+/// as is: its names resolve only among themselves, so the sources cannot
+/// change them. `input.files` are the files after the base's (their ids
+/// follow). The result is the index [`build`] makes of all the files, which
+/// it falls back to when the sources declare one of the types the resolver
+/// knows by name (`System.Object`, ...) that the model does not.
+pub fn build_on(base: Index, input: IndexInput) -> Index {
+    let IndexInput {
+        files,
+        projects,
+        library_facts,
+    } = input;
+    let start = Start {
+        file: base.files.len(),
+        ty: base.types.len(),
+        member: base.members.len(),
     };
+    let mut index = base;
+    let base_well_known = index.well_known.clone();
+    index.usings.extend(
+        files
+            .iter()
+            .map(|f| vec![ResolvedUsings::default(); f.syntax.scopes.len()]),
+    );
+    index.files.extend(files);
+    index.global_usings = vec![ResolvedUsings::default(); projects.len()];
+    index.visible = visibility(&projects);
+    let base_stats = std::mem::take(&mut index.decl_stats);
     let mut b = Builder {
         index: &mut index,
         type_of_decl: FxHashMap::default(),
-        stats: TypeRefStats::default(),
+        stats: base_stats,
+        start,
     };
     b.collect_types();
-    b.index.well_known = well_known(b.index);
+    let well_known = well_known(b.index);
+    if start.ty > 0 && well_known != base_well_known {
+        // The model's members were resolved with other well-known types.
+        return build(IndexInput {
+            files: std::mem::take(&mut index.files),
+            projects,
+            library_facts,
+        });
+    }
+    b.index.well_known = well_known;
     b.resolve_usings(&projects);
     b.resolve_bases();
     b.collect_members();
     b.index.decl_stats = std::mem::take(&mut b.stats);
-    super::specs::build_program(&mut index, &library_facts);
+    super::specs::build_program(&mut index, &library_facts, start);
     index
+}
+
+/// What [`Index::rollback`] restores: an index as it was before
+/// [`build_on`] added to it.
+#[derive(Clone, Debug)]
+pub struct BaseMark {
+    files: usize,
+    types: usize,
+    members: usize,
+    methods: usize,
+    fields: usize,
+    notes: usize,
+    // Small, and changed in place by a build: kept whole.
+    namespaces: Vec<NsData>,
+    extension_classes: FxHashMap<NsId, Vec<TypeId>>,
+    local_functions: usize,
+    well_known: WellKnownTypes,
+    decl_stats: TypeRefStats,
+}
+
+impl Index {
+    /// The mark to roll an index built on this one back to.
+    pub fn mark(&self) -> BaseMark {
+        BaseMark {
+            files: self.files.len(),
+            types: self.types.len(),
+            members: self.members.len(),
+            methods: self.program.methods.len(),
+            fields: self.program.fields.len(),
+            notes: self.notes.len(),
+            namespaces: self.namespaces.clone(),
+            extension_classes: self.extension_classes.clone(),
+            local_functions: self.local_functions.len(),
+            well_known: self.well_known.clone(),
+            decl_stats: self.decl_stats.clone(),
+        }
+    }
+
+    /// Drops what [`build_on`] added to the index `mark` was taken of, which
+    /// then is that index again, without copying it: a caller loading many
+    /// times (the fuzzer) reuses the library model's index so. The analysis
+    /// changes only what the sources declare. False, with the index left in
+    /// part, when it was not built on that base (it fell back to building
+    /// every file): then it must not be used.
+    pub fn rollback(&mut self, mark: &BaseMark) -> bool {
+        // Local functions are the sources' (the model has none): all go.
+        let built_on = self.files.len() >= mark.files
+            && self.types.len() >= mark.types
+            && self.well_known == mark.well_known
+            && mark.local_functions == 0;
+        if !built_on {
+            return false;
+        }
+        self.files.truncate(mark.files);
+        self.usings.truncate(mark.files);
+        self.types.truncate(mark.types);
+        self.members.truncate(mark.members);
+        self.program.types.truncate(mark.types);
+        self.program.methods.truncate(mark.methods);
+        self.program.fields.truncate(mark.fields);
+        self.method_members.truncate(mark.methods);
+        self.notes.truncate(mark.notes);
+        self.namespaces.clone_from(&mark.namespaces);
+        self.extension_classes.clone_from(&mark.extension_classes);
+        self.local_functions.clear();
+        self.global_usings.clear();
+        self.visible.clear();
+        self.decl_stats.clone_from(&mark.decl_stats);
+        true
+    }
 }
 
 /// `visible[p][q]`: q is p or reachable through project references.
@@ -150,6 +270,8 @@ struct Builder<'a> {
     index: &'a mut Index,
     type_of_decl: FxHashMap<(FileId, TypeDeclId), TypeId>,
     stats: TypeRefStats,
+    /// What the base index holds already.
+    start: Start,
 }
 
 /// Where a type is declared: a namespace or an enclosing type.
@@ -177,6 +299,7 @@ impl Builder<'_> {
             full_name,
             children: FxHashMap::default(),
             types: FxHashMap::default(),
+            origins: Vec::new(),
         });
         self.index.namespaces[parent.0 as usize]
             .children
@@ -202,10 +325,15 @@ impl Builder<'_> {
                 break;
             }
         }
+        let origin = self.index.files[file.0 as usize].origin;
         let mut ns = GLOBAL_NS;
         for names in chain.iter().rev() {
             for n in names {
                 ns = self.ns_child(ns, n);
+                let origins = &mut self.index.namespaces[ns.0 as usize].origins;
+                if !origins.contains(&origin) {
+                    origins.push(origin);
+                }
             }
         }
         ns
@@ -213,7 +341,7 @@ impl Builder<'_> {
 
     fn collect_types(&mut self) {
         let mut by_key: FxHashMap<(Origin, Container, Name, usize), TypeId> = FxHashMap::default();
-        for f in 0..self.index.files.len() {
+        for f in self.start.file..self.index.files.len() {
             let file = FileId(f as u32);
             for d in 0..self.index.files[f].syntax.types.len() {
                 self.ensure_type(file, TypeDeclId(d as u32), &mut by_key, 0);
@@ -319,12 +447,12 @@ impl Builder<'_> {
         for (p, project) in projects.iter().enumerate() {
             let mut r = ResolvedUsings::default();
             for g in &project.global_usings {
-                self.add_global_using(&mut r, g);
+                self.add_global_using(Origin::Project(p as u32), &mut r, g);
             }
             self.index.global_usings[p] = r;
         }
         // `global using` directives in any file of a project join its global usings.
-        for f in 0..self.index.files.len() {
+        for f in self.start.file..self.index.files.len() {
             let file = FileId(f as u32);
             let Origin::Project(p) = self.index.files[f].origin else {
                 continue;
@@ -343,7 +471,7 @@ impl Builder<'_> {
                 self.index.global_usings[p as usize] = target;
             }
         }
-        for f in 0..self.index.files.len() {
+        for f in self.start.file..self.index.files.len() {
             let file = FileId(f as u32);
             let origin = self.index.files[f].origin;
             let nscopes = self.index.files[f].syntax.scopes.len();
@@ -409,7 +537,8 @@ impl Builder<'_> {
         }
     }
 
-    fn add_global_using(&self, into: &mut ResolvedUsings, g: &GlobalUsingSpec) {
+    /// A project's `<Using>` item, resolved as the project sees names.
+    fn add_global_using(&self, origin: Origin, into: &mut ResolvedUsings, g: &GlobalUsingSpec) {
         let dotted = |s: &str| -> Vec<PathSegment> {
             s.trim_start_matches("global::")
                 .split('.')
@@ -420,7 +549,7 @@ impl Builder<'_> {
                 })
                 .collect()
         };
-        let ctx = ScopeCtx::new(FileId(u32::MAX), ScopeId(0), Origin::Library);
+        let ctx = ScopeCtx::new(FileId(u32::MAX), ScopeId(0), origin);
         let mut stats = TypeRefStats::default();
         match g {
             GlobalUsingSpec::Namespace(n) => {
@@ -465,7 +594,7 @@ impl Builder<'_> {
     }
 
     fn resolve_bases(&mut self) {
-        for t in 0..self.index.types.len() {
+        for t in self.start.ty..self.index.types.len() {
             // Only the analysed source counts in the statistics, not the model.
             let library = self.index.types[t].origin == Origin::Library;
             let counted = library.then(|| std::mem::take(&mut self.stats));
@@ -551,7 +680,7 @@ impl Builder<'_> {
     }
 
     fn collect_members(&mut self) {
-        for t in 0..self.index.types.len() {
+        for t in self.start.ty..self.index.types.len() {
             // Only the analysed source counts in the statistics, not the model.
             let library = self.index.types[t].origin == Origin::Library;
             let counted = library.then(|| std::mem::take(&mut self.stats));

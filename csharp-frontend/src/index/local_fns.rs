@@ -11,9 +11,9 @@ use super::specs::{MethodParts, method_def};
 use super::{Index, MemberData, MemberId, ParamData, Ty, TypeRefStats};
 use crate::hir::{BodyId, Function, MemberKind, Modifiers, Stmt};
 
-pub(super) fn add_local_functions(index: &mut Index) {
+pub(super) fn add_local_functions(index: &mut Index, first: usize) {
     let mut found: Vec<(MemberId, BodyId, Function)> = Vec::new();
-    for m in 0..index.members.len() {
+    for m in first..index.members.len() {
         let id = MemberId(m as u32);
         let Some(decl) = index.member(id).decl else {
             continue;

@@ -24,7 +24,10 @@ use crate::hir::{
 };
 use crate::source::SourceFile;
 
-pub use build::{GlobalUsingSpec, IndexInput, LibraryTypeFacts, ProjectInput, build};
+pub use build::{
+    BaseMark, GlobalUsingSpec, IndexInput, LibraryFacts, LibraryTypeFacts, ProjectInput, build,
+    build_on,
+};
 pub use scope::{Resolved, ScopeCtx, TypeParamScope};
 pub use ty::{ParamOwner, Subst, Ty};
 
@@ -50,14 +53,14 @@ pub enum Origin {
 
 /// A parsed file and where it belongs. Compilations of one file with the
 /// same active code (a project's target frameworks) share its syntax.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct FileEntry {
     pub source: SourceFile,
     pub syntax: Arc<FileSyntax>,
     pub origin: Origin,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct NsData {
     pub name: Name,
     pub parent: Option<NsId>,
@@ -65,6 +68,10 @@ pub struct NsData {
     pub full_name: String,
     pub children: FxHashMap<Name, NsId>,
     pub types: FxHashMap<Name, Vec<TypeId>>,
+    /// The origins that declare a type in it or in a namespace inside it:
+    /// a namespace only another, unreferenced project declares is not a name
+    /// in this one (it would hide a type of the same name).
+    pub origins: Vec<Origin>,
 }
 
 /// One `partial` part of a type.
@@ -74,7 +81,7 @@ pub struct TypePart {
     pub decl: TypeDeclId,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TypeData {
     pub name: Name,
     /// `System.Collections.Generic.List<T>`, `App.Outer.Inner`.
@@ -137,7 +144,7 @@ pub struct ParamData {
     pub default: Option<ConstValue>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MemberData {
     pub owner: TypeId,
     pub kind: MemberKind,
@@ -230,7 +237,7 @@ impl TypeRefStats {
 }
 
 /// Well-known types the resolver needs by name.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct WellKnownTypes {
     pub object: Option<TypeId>,
     pub string: Option<TypeId>,
@@ -260,7 +267,7 @@ pub struct WellKnownTypes {
 }
 
 /// The symbol table of a whole run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Index {
     pub files: Vec<FileEntry>,
     pub namespaces: Vec<NsData>,
@@ -331,6 +338,16 @@ impl Index {
                 .copied()
                 .unwrap_or(p == q),
         }
+    }
+
+    /// The namespace `name` directly in `ns`, if code of `from` sees it.
+    pub fn ns_child(&self, from: Origin, ns: NsId, name: &str) -> Option<NsId> {
+        let child = *self.ns(ns).children.get(name)?;
+        self.ns(child)
+            .origins
+            .iter()
+            .any(|&o| self.is_visible(from, o))
+            .then_some(child)
     }
 
     /// The namespace with this dotted name, if declared anywhere.

@@ -187,11 +187,7 @@ impl Index {
             return Some(Resolved::Type(Ty::Named { def: t, args }));
         }
         if seg.args.is_empty() {
-            return self
-                .ns(ns)
-                .children
-                .get(&seg.name)
-                .map(|&n| Resolved::Ns(n));
+            return self.ns_child(ctx.origin, ns, &seg.name).map(Resolved::Ns);
         }
         None
     }

@@ -18,20 +18,25 @@ use crate::hir::{
     TextRange, TypeKind,
 };
 
-pub(super) fn build_program(index: &mut Index, facts: &FxHashMap<String, LibraryTypeFacts>) {
-    for t in 0..index.types.len() {
+/// Adds the declarations after `start` (those of the base index are there).
+pub(super) fn build_program(
+    index: &mut Index,
+    facts: &FxHashMap<String, LibraryTypeFacts>,
+    start: super::build::Start,
+) {
+    for t in start.ty..index.types.len() {
         let def = type_def(index, TypeId(t as u32), facts);
         index.program.types.push(def);
     }
     // Fields first: `[Calls("this.f", ..)]` on methods names them.
-    for m in 0..index.members.len() {
+    for m in start.member..index.members.len() {
         add_fields(index, MemberId(m as u32));
     }
-    for m in 0..index.members.len() {
+    for m in start.member..index.members.len() {
         add_methods(index, MemberId(m as u32));
     }
-    super::local_fns::add_local_functions(index);
-    link_overrides(index);
+    super::local_fns::add_local_functions(index, start.member);
+    link_overrides(index, start.ty);
     inherit_not_owning_returns(&mut index.program);
     index.program.well_known.disposable = index.well_known.idisposable;
     index.program.well_known.async_disposable = index.well_known.iasync_disposable;
@@ -758,9 +763,9 @@ fn inherit_not_owning_returns(program: &mut rlc_core::program::Program) {
 
 /// Fills `MethodDef::overrides`: the base-class methods an `override` overrides and
 /// the interface methods a method implements (by name and parameter types).
-fn link_overrides(index: &mut Index) {
+fn link_overrides(index: &mut Index, first: usize) {
     let mut links: Vec<(MethodId, MethodId)> = Vec::new();
-    for t in 0..index.types.len() {
+    for t in first..index.types.len() {
         let tid = TypeId(t as u32);
         let data = index.ty(tid);
         if data.kind == TypeKind::Interface {

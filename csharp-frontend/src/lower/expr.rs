@@ -1583,6 +1583,16 @@ impl Lowerer<'_> {
             Some(n) => format!("{}.{}", self.b.body().name, n),
             None => format!("{}.<lambda#{}>", self.b.body().name, self.out.len()),
         };
+        // Lambdas are numbered within the member, so other members' edits
+        // leave the key alone.
+        let key = match &f.name {
+            Some(n) => format!("{}.{}", self.b.body().fingerprint_key(), n),
+            None => format!(
+                "{}.<lambda#{}>",
+                self.b.body().fingerprint_key(),
+                self.out.len()
+            ),
+        };
         let (index, file, hir, hir_id, types) =
             (self.index, self.file, self.hir, self.hir_id, self.types);
         let this_ty = self.this_var.map(|v| self.b.body().var(v).ty.clone());
@@ -1590,6 +1600,7 @@ impl Lowerer<'_> {
             let mut inner = Lowerer::new(
                 index, file, hir, hir_id, types, name, kind, f.range, self.out,
             );
+            inner.b.body_mut().key = key;
             for (i, &p) in f.params.iter().enumerate() {
                 inner.own.insert(p);
                 let data = hir.binding(p);

@@ -35,6 +35,8 @@ struct FnSpec<'s> {
     scope: ScopeId,
     member: Option<MemberId>,
     name: String,
+    /// What fingerprints call the body (see [`ir::Body::key`]).
+    key: String,
     kind: BodyKind,
     method: Option<MethodId>,
     is_static: bool,
@@ -90,6 +92,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
         }
     }
     let type_name = data.name.to_string();
+    let full_name = &data.full_name;
     let mut has_static_ctor = false;
     for &m in &members {
         let md = index.member(m);
@@ -103,6 +106,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
             scope,
             member: Some(m),
             name: format!("{type_name}.{}", md.name),
+            key: format!("{full_name}.{}", member_signature(index, m)),
             kind: BodyKind::Method,
             method: md.method,
             is_static: md.is_static(),
@@ -127,6 +131,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                 ctx.lower(FnSpec {
                     body: syntax.and_then(|s| s.body),
                     name: format!("{type_name}..cctor"),
+                    key: format!("{full_name}..cctor"),
                     kind: BodyKind::StaticConstructor,
                     is_static: true,
                     inits: &static_inits,
@@ -145,6 +150,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                 ctx.lower(FnSpec {
                     body,
                     name: format!("{type_name}..ctor"),
+                    key: format!("{full_name}..{}", member_signature(index, m)),
                     kind: BodyKind::Constructor,
                     inits: &instance_inits,
                     ..base
@@ -158,6 +164,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                         kind: BodyKind::Accessor,
                         method: md.getter,
                         name: format!("{type_name}.{}.get", md.name),
+                        key: format!("{}.get", base.key),
                         ..base
                     });
                 }
@@ -176,6 +183,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                         method,
                         is_setter,
                         name: format!("{type_name}.{}.{suffix}", md.name),
+                        key: format!("{}.{suffix}", base.key),
                         range: a.range,
                         file: decl.file,
                         scope,
@@ -200,6 +208,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
             scope: first.scope,
             member: None,
             name: format!("{type_name}..cctor"),
+            key: format!("{full_name}..cctor"),
             kind: BodyKind::StaticConstructor,
             method: None,
             is_static: true,
@@ -227,6 +236,7 @@ pub fn lower_top_level(index: &Index, file: FileId) -> LoweredType {
             scope: ScopeId(0),
             member: None,
             name: "<top-level>".into(),
+            key: "<top-level>".into(),
             kind: BodyKind::TopLevel,
             method: None,
             is_static: true,
@@ -236,6 +246,68 @@ pub fn lower_top_level(index: &Index, file: FileId) -> LoweredType {
         });
     }
     ctx.out
+}
+
+/// A member as fingerprints name it, without its type: name, type
+/// parameters and parameter types as written (`Run<T>(ref int, Stream)`,
+/// `this[int]`, `ctor(Stream)`), so that overloads differ and an edit
+/// elsewhere does not change it.
+fn member_signature(index: &Index, m: MemberId) -> String {
+    use crate::hir::ParamModifier;
+    use crate::hir::dump::type_ref;
+    let md = index.member(m);
+    let mut out = String::new();
+    let syntax = index.member_syntax(m);
+    if let Some(i) = syntax.and_then(|s| s.explicit_interface.as_ref()) {
+        out.push_str(&type_ref(i));
+        out.push('.');
+    }
+    out.push_str(match md.kind {
+        MemberKind::Constructor => "ctor",
+        _ => &md.name,
+    });
+    if !md.type_params.is_empty() {
+        let names: Vec<&str> = md.type_params.iter().map(|n| n.as_str()).collect();
+        out.push_str(&format!("<{}>", names.join(", ")));
+    }
+    let (open, close) = match md.kind {
+        MemberKind::Indexer => ('[', ']'),
+        // A property or event has no parameter list to tell apart.
+        MemberKind::Property | MemberKind::Event | MemberKind::Field => return out,
+        _ => ('(', ')'),
+    };
+    let modifier = |m: ParamModifier| match m {
+        ParamModifier::Ref => "ref ",
+        ParamModifier::Out => "out ",
+        ParamModifier::In => "in ",
+        ParamModifier::RefReadonly => "ref readonly ",
+        ParamModifier::None | ParamModifier::Params | ParamModifier::This => "",
+    };
+    // The declaration's text when there is one (a primary or default
+    // constructor has none): it names the types even when they are unresolved.
+    let params: Vec<String> = match syntax {
+        Some(s) => s
+            .params
+            .iter()
+            .map(|p| {
+                let ty = p.ty.as_ref().map_or_else(|| "?".to_string(), type_ref);
+                format!("{}{ty}", modifier(p.modifier))
+            })
+            .collect(),
+        None => md
+            .params
+            .iter()
+            .map(|p| format!("{}{}", modifier(p.modifier), index.display(&p.ty)))
+            .collect(),
+    };
+    let mut out = format!("{out}{open}{}{close}", params.join(", "));
+    // Conversions from one type differ only by what they convert to.
+    if md.kind == MemberKind::Conversion
+        && let Some(t) = syntax.and_then(|s| s.ty.as_ref())
+    {
+        out.push_str(&format!(" -> {}", type_ref(t)));
+    }
+    out
 }
 
 impl Ctx<'_> {
@@ -315,6 +387,7 @@ impl Ctx<'_> {
                 spec.range,
                 &mut bodies,
             );
+            l.b.body_mut().key = spec.key;
             for (i, &b) in hir_body.params.iter().enumerate() {
                 l.own.insert(b);
                 let data = hir_body.binding(b);

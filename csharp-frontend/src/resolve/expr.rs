@@ -532,7 +532,7 @@ impl Resolver<'_> {
                     return Qual::Type(t);
                 }
                 if type_args.is_none()
-                    && let Some(&child) = self.index.ns(ns).children.get(name)
+                    && let Some(child) = self.index.ns_child(self.origin(), ns, name)
                 {
                     self.out.targets.insert(e, ExprTarget::Ns(child));
                     return Qual::Ns(child);

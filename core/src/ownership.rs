@@ -16,7 +16,7 @@ use crate::ir::{
 };
 use crate::must_call::MustCallTypes;
 use crate::program::{
-    FieldId, MethodDef, MethodKind, OwnershipCondition, ParamDef, ParamMode, Program,
+    Const, FieldId, MethodDef, MethodKind, OwnershipCondition, ParamDef, ParamMode, Program,
 };
 
 /// Whether returning a value from `body` hands its obligation to the caller.
@@ -354,8 +354,9 @@ pub fn flag_loads(program: &Program, body: &Body) -> Vec<(VarId, bool)> {
 }
 
 /// The loads of `this`'s idempotence flags in `body`, each read as `false`: a
-/// method that sets a `bool` field of `this` to `true` and returns early when
-/// it is already set (`if (_disposed) return; ... _disposed = true;`)
+/// method that sets a `bool` field of `this` to `true` (or an integer one to
+/// non-zero) and returns early when it is already set (`if (_disposed)
+/// return; ... _disposed = true;`, `if (Interlocked.Exchange(ref _d, 1) != 0)`)
 /// promises its disposals for its first call, when the flag is not set yet.
 pub fn idempotence_flag_loads(body: &Body) -> Vec<(VarId, bool)> {
     let Some(this) = body.this_var() else {
@@ -365,11 +366,17 @@ pub fn idempotence_flag_loads(body: &Body) -> Vec<(VarId, bool)> {
         .nodes
         .iter()
         .filter_map(|node| match &node.stmt {
+            // `_disposed = true`, or an integer flag set to non-zero.
             Stmt::Store {
                 base: Some(b),
                 field: FieldRef::Known(f),
-                src: Operand::Const(crate::program::Const::Bool(true)),
+                src: Operand::Const(Const::Bool(true)),
             } if *b == this => Some(*f),
+            Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                src: Operand::Const(Const::Int(k)),
+            } if *b == this && *k != 0 => Some(*f),
             _ => None,
         })
         .collect();

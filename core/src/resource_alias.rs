@@ -7,7 +7,7 @@
 //! refined on `Cond::Bool` edges). An unknown value makes the conservative
 //! choice: the callee does not take the argument over.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::{Body, Call, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
 use crate::program::{Const, FieldId, OwnershipCondition, ParamMode, Program};
@@ -284,6 +284,7 @@ impl BoolValues {
                 wanted.push(*dst);
             }
         }
+        let branch_vars: FxHashSet<VarId> = tested.keys().copied().collect();
         let mut flags: Vec<VarId> = tested
             .into_iter()
             .filter(|(_, n)| *n >= 2)
@@ -297,7 +298,8 @@ impl BoolValues {
         if wanted.is_empty() {
             return BoolValues::default();
         }
-        // Close over copies (`leaveOpen = keep;`) and branch variables on them.
+        // Close over copies (`leaveOpen = keep;`) and branch variables on them,
+        // both ways (`old = flag; if (old) ..`).
         let mut changed = true;
         while changed {
             changed = false;
@@ -306,11 +308,17 @@ impl BoolValues {
                     dst,
                     src: Operand::Var(src),
                 } = &node.stmt
-                    && wanted.contains(dst)
-                    && !wanted.contains(src)
                 {
-                    wanted.push(*src);
-                    changed = true;
+                    if wanted.contains(dst) && !wanted.contains(src) {
+                        wanted.push(*src);
+                        changed = true;
+                    } else if wanted.contains(src)
+                        && !wanted.contains(dst)
+                        && branch_vars.contains(dst)
+                    {
+                        wanted.push(*dst);
+                        changed = true;
+                    }
                 }
             }
         }

@@ -4,8 +4,10 @@
 // owning: a class that never disposes it is reported once at the field (RLC0003), not
 // at every allocation; a lazily created value (`??=`, `if (f == null)`) fills the
 // object's own slot and needs no `[CreatesMustCallFor]`. A field passed as an `out`
-// argument is assigned by the call.
-// cases: 12
+// argument is assigned by the call. A field only ever given values the class cannot
+// own (another object's member) is not owning, even where a method releases it; nor is
+// one the method that stores a new value disposes again (`using (_out = ..) { .. }`).
+// cases: 19
 using System;
 using System.IO;
 
@@ -67,6 +69,60 @@ public sealed class Idempotent : IDisposable
         }
         _data.Dispose();
         _disposed = true;
+    }
+}
+
+// CASE: the same with an integer flag set atomically (`Interlocked.Exchange`,
+// `Interlocked.CompareExchange`) or plainly.
+public sealed class IdempotentAtomic : IDisposable
+{
+    private readonly Stream _data;
+    private int _disposed;
+
+    public IdempotentAtomic(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (System.Threading.Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+public sealed class IdempotentCompareExchange : IDisposable
+{
+    private readonly Stream _data;
+    private int _disposed;
+
+    public IdempotentCompareExchange(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (System.Threading.Interlocked.CompareExchange(ref _disposed, 1, 0) != 0)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+public sealed class IdempotentIntFlag : IDisposable
+{
+    private readonly Stream _data;
+    private int _state;
+
+    public IdempotentIntFlag(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (_state != 0)
+        {
+            return;
+        }
+        _state = 1;
+        _data.Dispose();
     }
 }
 
@@ -172,4 +228,64 @@ public sealed class RefilledThroughOut : IDisposable
     public void Reopen(string path) => Open(path, out _stream); // expect: RLC0004
     private static void Open(string path, out Stream stream) => stream = File.OpenRead(path);
     public void Dispose() => _stream.Dispose();
+}
+
+public sealed class Channel : IDisposable
+{
+    private readonly FileStream _transport;
+
+    public Channel(string path) => _transport = File.OpenRead(path);
+
+    public Stream Transport => _transport;
+
+    public void Dispose() => _transport.Dispose();
+}
+
+public sealed class ChannelView
+{
+    private readonly Channel _channel;
+    private Stream _input;
+
+    // CASE: the view borrows the channel's stream; re-reading it replaces nothing.
+    public ChannelView(Channel channel)
+    {
+        _channel = channel;
+        _input = channel.Transport;
+    }
+
+    public void Reconnect() => _input = _channel.Transport;
+
+    // CASE: closing it for its owner does not make the view own it.
+    public void Disconnect() => _input.Close();
+}
+
+public sealed class Zipper
+{
+    private FileStream _out;
+
+    // CASE: the field lends the stream to helpers while `using` owns it.
+    public void Create(string path)
+    {
+        using (_out = File.Create(path))
+        {
+            WriteHeader();
+        }
+    }
+
+    private void WriteHeader() => _out.WriteByte(0x50);
+}
+
+public sealed class HalfZipper
+{
+    private FileStream _out; // expect: RLC0003
+
+    // CASE: disposed on one path only: the field keeps the stream on the other.
+    public void Create(string path, bool probe)
+    {
+        _out = File.Create(path); // expect: RLC0004
+        if (probe)
+        {
+            _out.Dispose();
+        }
+    }
 }

@@ -23,9 +23,9 @@ use super::{
     Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
     no_obligation,
 };
-use crate::consistency::{Verdict, discharged_on_some_path, guarantees};
+use crate::consistency::{Verdict, discharged_on_some_path, guarantees, verify};
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
-use crate::ir::{Bodies, Body, BodyId, NodeId};
+use crate::ir::{Bodies, Body, BodyId, NodeId, Operand, Stmt};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::program::{
@@ -127,6 +127,33 @@ fn disposes_entry_value(pf: &ProgramFacts<'_>, m: MethodId, i: u32, id: BodyId) 
         &[(body.entry, Alias::Var(var))],
         &ob.must_call,
     )
+}
+
+/// Whether the value body `id` stores into field `f` at `n` is disposed on
+/// every normal path from there.
+fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId) -> bool {
+    let Some(body) = pf.bodies.get(id) else {
+        return false;
+    };
+    let Stmt::Store {
+        src: Operand::Var(v),
+        ..
+    } = &body.node(n).stmt
+    else {
+        return false;
+    };
+    let (Some(facts), Some(ob)) = (
+        pf.body_facts(id, &[]),
+        pf.types.of_value(&pf.program.field(f).ty),
+    ) else {
+        return false;
+    };
+    verify(
+        &facts,
+        ExceptionModel::None,
+        &[(n, Alias::Var(*v))],
+        &ob.must_call,
+    ) == Verdict::Guaranteed
 }
 
 fn inferred(rule: InferRule, evidence: Span) -> Provenance {
@@ -408,10 +435,28 @@ impl State {
                 && !fd.is_static
                 && types.of_value(&fd.ty).is_some()
         };
+        // Fields only ever given values the class cannot own (another object's
+        // member, a not-owning result: `_input = transport.Input`): a method
+        // that releases them acts for their owner.
+        let mut ownable: FxHashSet<FieldId> = FxHashSet::default();
+        let mut borrowed: FxHashSet<FieldId> = FxHashSet::default();
+        for e in ev {
+            for (_, f, sources, is_null) in &e.field_stores {
+                if !sources.is_empty() {
+                    ownable.insert(*f);
+                } else if !is_null {
+                    borrowed.insert(*f);
+                }
+            }
+        }
+        let only_borrowed = |f: FieldId| borrowed.contains(&f) && !ownable.contains(&f);
         for md in &self.p.methods {
             for c in &md.calls {
                 let Target::Field(f) = c.target else { continue };
-                if candidate(&self.p, f) && !found.iter().any(|(g, ..)| *g == f) {
+                if candidate(&self.p, f)
+                    && !only_borrowed(f)
+                    && !found.iter().any(|(g, ..)| *g == f)
+                {
                     let span = match &c.provenance {
                         Provenance::Inferred { evidence, .. } | Provenance::Source(evidence) => {
                             *evidence
@@ -422,13 +467,19 @@ impl State {
                 }
             }
         }
-        for (body, e) in bodies.iter().zip(ev) {
+        let mut pf: Option<ProgramFacts> = None;
+        for ((id, body), e) in bodies.enumerate().zip(ev) {
             for (n, f, sources, _) in &e.field_stores {
                 if sources.contains(&ValueSource::Created)
                     && candidate(&self.p, *f)
                     && !found.iter().any(|(g, ..)| g == f)
                 {
-                    found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
+                    // `using (_out = File.Create(p)) { .. }`: the field only lends
+                    // callees a value the method itself disposes.
+                    let pf = pf.get_or_insert_with(|| ProgramFacts::new(&self.p, bodies));
+                    if !disposed_after_store(pf, id, *n, *f) {
+                        found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
+                    }
                 }
             }
         }

@@ -55,6 +55,12 @@ impl Lowerer<'_> {
                         Some(Expr::Literal(Literal::Null))
                     )
                 };
+                let is_zero = |x: ExprId| {
+                    matches!(
+                        self.hir.exprs.get(x.index()),
+                        Some(Expr::Literal(Literal::Int(0)))
+                    )
+                };
                 let tested = if is_null(rhs) {
                     Some(lhs)
                 } else if is_null(lhs) {
@@ -62,13 +68,27 @@ impl Lowerer<'_> {
                 } else {
                     None
                 };
-                match tested {
-                    Some(x) => {
+                // `flag != 0` tests an integer flag as `flag` tests a `bool`
+                // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
+                let zero_tested = if is_zero(rhs) {
+                    Some(lhs)
+                } else if is_zero(lhs) {
+                    Some(rhs)
+                } else {
+                    None
+                };
+                match (tested, zero_tested) {
+                    (Some(x), _) => {
                         let v = self.value_var(x);
                         let (a, b) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };
                         self.branch(Cond::IsNull(v), a, b);
                     }
-                    None => {
+                    (None, Some(x)) => {
+                        let v = self.value_var(x);
+                        let (a, b) = if op == BinaryOp::Eq { (f, t) } else { (t, f) };
+                        self.branch(Cond::Bool(v), a, b);
+                    }
+                    (None, None) => {
                         self.value_of(lhs);
                         self.value_of(rhs);
                         self.branch(Cond::Opaque, t, f);

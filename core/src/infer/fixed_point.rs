@@ -28,6 +28,7 @@ use crate::facts::{ProgramFacts, ValueSource, defined_vars};
 use crate::ir::{Bodies, Body, BodyId, NodeId, Operand, Stmt};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
+use crate::ownership::call_result_owning;
 use crate::program::{
     CallsSpec, DeclaredIn, FieldId, InferRule, MethodDef, MethodId, MethodKind, MustCall,
     Ownership, ParamMode, Program, Provenance, Target, TypeId, TypeKind,
@@ -129,6 +130,39 @@ fn disposes_entry_value(pf: &ProgramFacts<'_>, m: MethodId, i: u32, id: BodyId) 
     )
 }
 
+/// Whether the store at `n` stores a member of another object (`_input =
+/// transport.Input`): a value the class cannot own.
+fn stores_borrowed(p: &Program, body: &Body, n: NodeId) -> bool {
+    let Stmt::Store {
+        src: Operand::Var(v),
+        ..
+    } = &body.node(n).stmt
+    else {
+        return false;
+    };
+    let defs = crate::facts::Definitions::of(body);
+    let mut v = *v;
+    for _ in 0..8 {
+        let [d] = defs.all(v) else {
+            return false;
+        };
+        match &body.node(*d).stmt {
+            Stmt::Copy {
+                src: Operand::Var(s),
+                ..
+            } => v = *s,
+            Stmt::Load { base: Some(b), .. } => return Some(*b) != body.this_var(),
+            Stmt::Call(call) => {
+                let getter = matches!(call.callee, crate::ir::Callee::Method(m)
+                    if p.get_method(m).is_some_and(|d| d.kind == MethodKind::Getter));
+                return getter && call.receiver != body.this_var() && !call_result_owning(p, call);
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// Whether the value body `id` stores into field `f` at `n` is disposed on
 /// every normal path from there.
 fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId) -> bool {
@@ -142,6 +176,10 @@ fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId
     else {
         return false;
     };
+    // From after the store, which would take the value out of the check.
+    let crate::ir::Succ::Goto(next) = body.node(n).succ else {
+        return false;
+    };
     let (Some(facts), Some(ob)) = (
         pf.body_facts(id, &[]),
         pf.types.of_value(&pf.program.field(f).ty),
@@ -151,7 +189,7 @@ fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId
     verify(
         &facts,
         ExceptionModel::None,
-        &[(n, Alias::Var(*v))],
+        &[(next, Alias::Var(*v))],
         &ob.must_call,
     ) == Verdict::Guaranteed
 }
@@ -440,12 +478,12 @@ impl State {
         // that releases them acts for their owner.
         let mut ownable: FxHashSet<FieldId> = FxHashSet::default();
         let mut borrowed: FxHashSet<FieldId> = FxHashSet::default();
-        for e in ev {
-            for (_, f, sources, is_null) in &e.field_stores {
-                if !sources.is_empty() {
-                    ownable.insert(*f);
-                } else if !is_null {
+        for (body, e) in bodies.iter().zip(ev) {
+            for (n, f, _, is_null) in &e.field_stores {
+                if stores_borrowed(&self.p, body, *n) {
                     borrowed.insert(*f);
+                } else if !is_null {
+                    ownable.insert(*f);
                 }
             }
         }

@@ -172,7 +172,8 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> Twins {
 /// Gives the twins of the `compilations` (as [`seed`]) what
 /// [`rlc_core::ownership::derive_ownership_flags`] derived from the bodies
 /// where they are analysed: a constructor's ownership condition and its
-/// field's ownership flag; and what [`rlc_core::never_returns::derive`] found.
+/// field's ownership flag; and what [`rlc_core::never_returns::derive`] and
+/// [`rlc_core::construction::derive_construction_helpers`] found.
 /// Returns how many it gave.
 pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {
     let twins = twins(program, loaded, compilations);
@@ -182,9 +183,14 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
             (Decl::Method(a), Decl::Method(b)) => {
                 let source = program.method(a).ownership_condition.clone();
                 let never_returns = program.method(a).never_returns;
+                let construction_helper = program.method(a).construction_helper;
                 let twin = &mut program.methods[b.index()];
                 if never_returns && !twin.never_returns {
                     twin.never_returns = true;
+                    given += 1;
+                }
+                if construction_helper && !twin.construction_helper {
+                    twin.construction_helper = true;
                     given += 1;
                 }
                 if twin.ownership_condition.is_none() && source.is_some() {

@@ -132,7 +132,7 @@ fn disposes_entry_value(pf: &ProgramFacts<'_>, m: MethodId, i: u32, id: BodyId) 
 
 /// Whether the store at `n` stores a member of another object (`_input =
 /// transport.Input`): a value the class cannot own.
-fn stores_borrowed(p: &Program, body: &Body, n: NodeId) -> bool {
+fn stores_borrowed(p: &Program, body: &Body, defs: &crate::facts::Definitions, n: NodeId) -> bool {
     let Stmt::Store {
         src: Operand::Var(v),
         ..
@@ -140,7 +140,6 @@ fn stores_borrowed(p: &Program, body: &Body, n: NodeId) -> bool {
     else {
         return false;
     };
-    let defs = crate::facts::Definitions::of(body);
     let mut v = *v;
     for _ in 0..8 {
         let [d] = defs.all(v) else {
@@ -479,8 +478,12 @@ impl State {
         let mut ownable: FxHashSet<FieldId> = FxHashSet::default();
         let mut borrowed: FxHashSet<FieldId> = FxHashSet::default();
         for (body, e) in bodies.iter().zip(ev) {
+            if e.field_stores.is_empty() {
+                continue;
+            }
+            let defs = crate::facts::Definitions::of(body);
             for (n, f, _, is_null) in &e.field_stores {
-                if stores_borrowed(&self.p, body, *n) {
+                if stores_borrowed(&self.p, body, &defs, *n) {
                     borrowed.insert(*f);
                 } else if !is_null {
                     ownable.insert(*f);

@@ -67,10 +67,14 @@ pub enum SpecAttr {
     /// IsAllocated { get; }` says its object holds no resource when the
     /// property has that value (`if (h.IsAllocated) h.Free();`).
     ReleasedIf,
+    /// Library model only: on a method or constructor that cannot throw in a
+    /// correct program (`ConfigureAwait`, `new CancellationTokenSource()`): no
+    /// exception model takes an exceptional edge from its calls.
+    DoesNotThrow,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 14] = [
+    pub const ALL: [SpecAttr; 15] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -85,6 +89,7 @@ impl SpecAttr {
         SpecAttr::Exchanged,
         SpecAttr::DoesNotReturn,
         SpecAttr::ReleasedIf,
+        SpecAttr::DoesNotThrow,
     ];
 
     /// The attribute's simple name, without the `Attribute` suffix.
@@ -104,6 +109,7 @@ impl SpecAttr {
             SpecAttr::Exchanged => "Exchanged",
             SpecAttr::DoesNotReturn => "DoesNotReturn",
             SpecAttr::ReleasedIf => "ReleasedIf",
+            SpecAttr::DoesNotThrow => "DoesNotThrow",
         }
     }
 
@@ -124,6 +130,7 @@ impl SpecAttr {
                 | SpecAttr::StoredAs
                 | SpecAttr::Exchanged
                 | SpecAttr::ReleasedIf
+                | SpecAttr::DoesNotThrow
         )
     }
 }

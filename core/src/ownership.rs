@@ -9,6 +9,8 @@
 //! never takes ownership of an argument, but its result is owning like any
 //! unannotated return, so an unknown library is handled soundly.
 
+use rustc_hash::FxHashSet;
+
 use crate::cfg;
 use crate::ir::{
     Bodies, Body, BodyKind, Call, CallKind, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ,
@@ -16,8 +18,10 @@ use crate::ir::{
 };
 use crate::must_call::MustCallTypes;
 use crate::program::{
-    Const, FieldId, MethodDef, MethodKind, OwnershipCondition, ParamDef, ParamMode, Program,
+    Const, FieldId, MethodDef, MethodId, MethodKind, OwnershipCondition, ParamDef, ParamMode,
+    Program,
 };
+use crate::resource_alias::BoolValues;
 
 /// Whether returning a value from `body` hands its obligation to the caller.
 /// Constructors return nothing; getters and `[return: NotOwning]` methods do not
@@ -349,6 +353,54 @@ pub fn flag_loads(program: &Program, body: &Body) -> Vec<(VarId, bool)> {
                 .get_field(f)?
                 .ownership_flag
                 .map(|owned| (dst, owned))
+        })
+        .collect()
+}
+
+/// Whether `body` is a test-and-set of an idempotence flag of `this` that
+/// answers `false` on its first call (`bool IsDisposing { get { if
+/// (Interlocked.Exchange(ref _d, 1) != 0) return true; return false; } }`,
+/// `{ var was = _flag; _flag = true; return was; }`): a disposal method that
+/// returns early when it says `true` is guarded as by the flag itself.
+pub fn is_flag_test(program: &Program, body: &Body) -> bool {
+    let seeds = idempotence_flag_loads(body);
+    if seeds.is_empty() {
+        return false;
+    }
+    let bools = BoolValues::compute(program, body, &seeds);
+    let mut returns = body
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match &n.stmt {
+            Stmt::Return(value) => Some((NodeId(i as u32), value)),
+            _ => None,
+        })
+        .filter(|(n, _)| bools.reached(*n))
+        .peekable();
+    returns.peek().is_some()
+        && returns.all(|(n, value)| match value {
+            Some(Operand::Const(Const::Bool(b))) => !b,
+            Some(Operand::Var(v)) => bools.before(n, *v) == Some(false),
+            _ => false,
+        })
+}
+
+/// The results of calls on `this` to its flag tests ([`is_flag_test`]), each
+/// read as `false`.
+pub fn flag_test_results(body: &Body, tests: &FxHashSet<MethodId>) -> Vec<(VarId, bool)> {
+    let this = body.this_var();
+    body.nodes
+        .iter()
+        .filter_map(|node| match &node.stmt {
+            Stmt::Call(call)
+                if call.receiver.is_some()
+                    && call.receiver == this
+                    && matches!(call.callee, Callee::Method(m) if tests.contains(&m)) =>
+            {
+                call.dst.map(|d| (d, false))
+            }
+            _ => None,
         })
         .collect()
 }

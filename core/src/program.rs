@@ -344,6 +344,9 @@ pub struct MethodDef {
     /// Never returns normally: `[DoesNotReturn]`, or a body that only throws
     /// ([`crate::never_returns`]).
     pub never_returns: bool,
+    /// Cannot throw (the model's `[DoesNotThrow]`): its calls have no
+    /// exceptional edge.
+    pub never_throws: bool,
     /// Declared `private` (explicitly or by default): no code outside its
     /// class calls it.
     pub is_private: bool,
@@ -379,6 +382,7 @@ impl MethodDef {
             is_async: false,
             is_public: true,
             never_returns: false,
+            never_throws: false,
             is_private: false,
             construction_helper: false,
             has_body: false,

@@ -77,6 +77,8 @@ infer_rules! {
         "the method disposes the parameter (on some path)";
     OwningParamPassed, "owning-param-passed",
         "the method hands the parameter to an [Owning] parameter";
+    OwningParamImplementations, "owning-param-implementations",
+        "every implementation of this abstract or interface method takes the parameter ([Owning])";
     CallsFieldDisposed, "calls-field-disposed",
         "the method disposes this field and does not reassign it afterwards";
     OwningField, "owning-field",
@@ -91,6 +93,8 @@ infer_rules! {
         "the constructor passes the parameter to a [MustCallAlias] constructor";
     MustCallAliasMethod, "must-call-alias-method",
         "the method always returns (a wrapper of) the parameter";
+    MustCallAliasReceiver, "must-call-alias-receiver",
+        "the method always returns `this`, so its result is the receiver itself";
     OwningConstructorParam, "owning-constructor-param",
         "the constructor stores the parameter into an owning field";
     NotOwningGetter, "not-owning-getter",

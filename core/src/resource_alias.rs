@@ -284,7 +284,13 @@ impl BoolValues {
                 wanted.push(*dst);
             }
         }
-        let branch_vars: FxHashSet<VarId> = tested.keys().copied().collect();
+        // Variables a branch tests or a `return` gives back (`was = _flag; ..
+        // return was;`).
+        let mut tested_or_returned: FxHashSet<VarId> = tested.keys().copied().collect();
+        tested_or_returned.extend(body.nodes.iter().filter_map(|n| match &n.stmt {
+            Stmt::Return(Some(Operand::Var(v))) => Some(*v),
+            _ => None,
+        }));
         let mut flags: Vec<VarId> = tested
             .into_iter()
             .filter(|(_, n)| *n >= 2)
@@ -314,7 +320,7 @@ impl BoolValues {
                         changed = true;
                     } else if wanted.contains(src)
                         && !wanted.contains(dst)
-                        && branch_vars.contains(dst)
+                        && tested_or_returned.contains(dst)
                     {
                         wanted.push(*dst);
                         changed = true;
@@ -409,8 +415,14 @@ impl BoolValues {
             }
             Stmt::Closure { dst: Some(dst), .. } => f(*dst, Assigned::Unknown),
             Stmt::Call(call) => {
+                // A seeded call result (a flag test's answer) has its seed.
                 if let Some(d) = call.dst {
-                    f(d, Assigned::Unknown);
+                    f(
+                        d,
+                        self.loaded
+                            .get(&d)
+                            .map_or(Assigned::Unknown, |b| Assigned::Const(*b)),
+                    );
                 }
                 for a in &call.args {
                     if let (ParamMode::Out | ParamMode::Ref, Operand::Var(v)) = (a.mode, &a.value) {
@@ -484,6 +496,12 @@ impl BoolValues {
             };
             set_known(known, v, value);
         });
+    }
+
+    /// Whether some path under the known values reaches `node` (always, when
+    /// nothing is tracked).
+    pub fn reached(&self, node: NodeId) -> bool {
+        self.before.is_empty() || matches!(self.before.get(node.index()), Some(Some(_)))
     }
 
     /// The value of `var` right before `node`, if known.

@@ -1,7 +1,7 @@
 // Case family: async code: `await using`, DisposeAsync(), async factories and
 // `await OpenAsync()`, ConfigureAwait(false) on tasks and on disposables, async
 // iterators and enumerators, IAsyncDisposable classes.
-// cases: 19
+// cases: 21
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -101,6 +101,43 @@ public static class AsyncPatterns
         await using (connection.ConfigureAwait(false))
         {
             await connection.OpenAsync().ConfigureAwait(false);
+        }
+    }
+
+    // CASE: the same inside a `try` with a `catch`: ConfigureAwait cannot throw, so no
+    // exception path runs between the creation and `await using` taking it over.
+    public static async Task AwaitUsingConfiguredInTry(string connectionString)
+    {
+        try
+        {
+            var connection = new SqlConnection(connectionString);
+            await using (connection.ConfigureAwait(false))
+            {
+                await connection.OpenAsync().ConfigureAwait(false);
+            }
+        }
+        catch (InvalidOperationException e)
+        {
+            Console.WriteLine(e.Message);
+        }
+    }
+
+    // CASE: a call that can throw between the creation and `await using` still leaks
+    // on its exception path inside the `try`.
+    public static async Task AwaitUsingAfterThrowingCallInTry(string connectionString)
+    {
+        try
+        {
+            var connection = new SqlConnection(connectionString); // expect: RLC0002
+            Console.WriteLine(connection.Database);
+            await using (connection.ConfigureAwait(false))
+            {
+                await connection.OpenAsync().ConfigureAwait(false);
+            }
+        }
+        catch (InvalidOperationException e)
+        {
+            Console.WriteLine(e.Message);
         }
     }
 

@@ -7,7 +7,7 @@
 // argument is assigned by the call. A field only ever given values the class cannot
 // own (another object's member) is not owning, even where a method releases it; nor is
 // one the method that stores a new value disposes again (`using (_out = ..) { .. }`).
-// cases: 19
+// cases: 21
 using System;
 using System.IO;
 
@@ -122,6 +122,82 @@ public sealed class IdempotentIntFlag : IDisposable
             return;
         }
         _state = 1;
+        _data.Dispose();
+    }
+}
+
+// CASE: the test-and-set behind a property or method (`if (IsDisposing) return;`)
+// guards the disposals as the flag itself does.
+public sealed class IdempotentThroughProperty : IDisposable
+{
+    private readonly Stream _data;
+    private int _disposing;
+
+    public IdempotentThroughProperty(string path) => _data = File.OpenRead(path);
+
+    private bool IsDisposing
+    {
+        get
+        {
+            if (System.Threading.Interlocked.Exchange(ref _disposing, 1) != 0)
+            {
+                return true;
+            }
+            return false;
+        }
+    }
+
+    public void Dispose()
+    {
+        if (IsDisposing)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+public sealed class IdempotentThroughMethod : IDisposable
+{
+    private readonly Stream _data;
+    private bool _done;
+
+    public IdempotentThroughMethod(string path) => _data = File.OpenRead(path);
+
+    private bool AlreadyDone()
+    {
+        var was = _done;
+        _done = true;
+        return was;
+    }
+
+    public void Dispose()
+    {
+        if (AlreadyDone())
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: a property that only reads the flag, set nowhere, guards nothing: the field is
+// never disposed once the answer is `true`.
+public sealed class GuardWithoutSet : IDisposable
+{
+    private readonly Stream _data; // expect: RLC0003
+    private bool _closed;
+
+    public GuardWithoutSet(string path) => _data = File.OpenRead(path);
+
+    public bool IsClosed => _closed;
+
+    public void Dispose()
+    {
+        if (IsClosed)
+        {
+            return;
+        }
         _data.Dispose();
     }
 }

@@ -4,9 +4,10 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 35
+// cases: 42
 using System;
 using System.IO;
+using System.Threading.Tasks;
 
 namespace Cases.Inference;
 
@@ -502,3 +503,162 @@ public static class WrapperOwnsParameter
     public static string? FirstLineOf(string path) => FirstLine(File.OpenRead(path));
 }
 
+
+// CASE: a lookup that unwraps its parameter and may return null or an inner stream is
+// not a wrapper: the verifier rejects the [MustCallAlias] the evidence suggests, so
+// inference does not propose it (and nothing reports its own inference).
+public static class Unwrapping
+{
+    public static Stream? Seekable(Stream stream)
+    {
+        while (stream is BufferedStream b)
+        {
+            stream = b.UnderlyingStream;
+        }
+        return stream.CanSeek ? stream : null;
+    }
+}
+
+// CASE: a method that disposes its parameter on one path and returns it on the other
+// consumes it ([Owning], owning result): the caller's field holds exactly one stream.
+public sealed class ReplaceOrReturn : IDisposable
+{
+    private Stream _stream = File.OpenRead("a");
+
+    public static Stream Writable(Stream stream)
+    {
+        Stream result;
+        if (!stream.CanWrite)
+        {
+            stream.Dispose();
+            result = File.Open("a", FileMode.Open, FileAccess.ReadWrite);
+        }
+        else
+        {
+            result = stream;
+        }
+        return result;
+    }
+
+    public void Update() => _stream = Writable(_stream);
+
+    public void Dispose() => _stream.Dispose();
+}
+
+// CASE: `helper?.Wrap(s) ?? s` returns the parameter or a wrapper of it on every path:
+// the null of `?.` goes straight to `??`, so the inferred [MustCallAlias] verifies.
+public sealed class ChecksumWrapper
+{
+    private readonly Compressor? _compressor;
+
+    public ChecksumWrapper(Compressor? compressor) => _compressor = compressor;
+
+    public Stream Wrap(Stream source) => _compressor?.Compress(source) ?? source;
+
+    public int FirstByte(string path)
+    {
+        using var s = Wrap(File.OpenRead(path));
+        return s.ReadByte();
+    }
+}
+
+public sealed class Compressor
+{
+    public Stream Compress(Stream s) => new BufferedStream(s);
+}
+
+// CASE: every implementation of an interface method takes its parameter, so handing a
+// resource to the interface method hands it over ([Owning] inferred on the interface).
+public interface ISink
+{
+    void Send(Stream payload);
+}
+
+public sealed class DisposingSink : ISink
+{
+    public void Send(Stream payload)
+    {
+        payload.CopyTo(Stream.Null);
+        payload.Dispose();
+    }
+}
+
+public static class SinkUser
+{
+    public static void Post(ISink sink, string path) => sink.Send(File.OpenRead(path));
+}
+
+// CASE: one implementation that only reads the parameter keeps the interface method
+// borrowing: the caller still owns what it passed.
+public interface IReaderSink
+{
+    void Send(Stream payload);
+}
+
+public sealed class ConsumingReaderSink : IReaderSink
+{
+    public void Send(Stream payload) => payload.Dispose();
+}
+
+public sealed class PeekingReaderSink : IReaderSink
+{
+    public void Send(Stream payload) => payload.ReadByte();
+}
+
+public static class ReaderSinkUser
+{
+    public static void Post(IReaderSink sink, string path) => sink.Send(File.OpenRead(path)); // expect: RLC0001
+}
+
+// CASE: a method that returns `this` (an async Open, a fluent setter) gives back the
+// receiver ([MustCallAlias] on the method): the caller still holds one object.
+public sealed class Connection : IDisposable
+{
+    private readonly Stream _log = File.OpenWrite("log");
+
+    public async Task<Connection> OpenAsync()
+    {
+        await Task.Yield();
+        return this;
+    }
+
+    public Connection Named(string name) => this;
+
+    public void Dispose() => _log.Dispose();
+}
+
+public static class ConnectionUser
+{
+    public static async Task<Connection> Connect()
+    {
+        var c = new Connection();
+        return await c.OpenAsync();
+    }
+
+    public static void Configure()
+    {
+        using var c = new Connection();
+        c.Named("a").Named("b");
+    }
+
+    public static void Forgotten() => new Connection().Named("a"); // expect: RLC0001
+}
+
+// CASE: a primary constructor whose property initializer keeps its parameter
+// (`Stream Inner { get; } = inner ?? throw ..`), disposed in Dispose: the parameter is
+// owning, also through a derived primary constructor's base arguments.
+public abstract class RecordSource(Stream inner) : IDisposable
+{
+    private Stream Inner { get; } = inner ?? throw new ArgumentNullException(nameof(inner));
+
+    public int Next() => Inner.ReadByte();
+
+    public void Dispose() => Inner.Dispose();
+}
+
+public sealed class StyleSource(Stream inner) : RecordSource(inner);
+
+public static class StyleSourceUser
+{
+    public static RecordSource Open(string path) => new StyleSource(File.OpenRead(path));
+}

@@ -103,8 +103,9 @@ public class Fluent : IDisposable
     [Owning]
     private readonly Stream _log = File.OpenWrite("fluent.log");
 
-    // `this`, for chaining: the caller already holds the object.
-    [return: NotOwning]
+    // `this`, for chaining: the result is the receiver itself, which the caller
+    // already holds.
+    [MustCallAlias]
     public Fluent WithName(string name)
     {
         Name = name;

@@ -636,7 +636,7 @@ impl<'m> Walker<'m> {
         for &(attr, n) in &member_attrs {
             let Some(attr) = attr else { continue };
             let allowed = match attr {
-                SpecAttr::MustCallAlias => {
+                SpecAttr::MustCallAlias | SpecAttr::DoesNotThrow => {
                     matches!(kind, "constructor_declaration" | "method_declaration")
                 }
                 SpecAttr::Calls | SpecAttr::CreatesMustCallFor | SpecAttr::DoesNotReturn => {

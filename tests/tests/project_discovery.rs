@@ -1057,3 +1057,34 @@ fn imports_are_bounded_with_a_located_note() {
         "{notes:?}"
     );
 }
+
+#[test]
+fn directory_build_props_named_in_another_case_is_imported() {
+    // Written on Windows, where `Directory.build.props` is the same file.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Directory.build.props"),
+        "<Project><PropertyGroup><LangVersion>9.0</LangVersion>\
+         <ImplicitUsings>enable</ImplicitUsings></PropertyGroup></Project>",
+    )
+    .unwrap();
+    let app = dir.path().join("App");
+    std::fs::create_dir(&app).unwrap();
+    std::fs::write(
+        app.join("App.csproj"),
+        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+         <TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>",
+    )
+    .unwrap();
+    std::fs::write(app.join("A.cs"), "class A {}").unwrap();
+    let ws = discover(&[app.join("App.csproj")]).unwrap();
+    assert_eq!(ws.projects.len(), 1);
+    assert_eq!(ws.projects[0].lang_version.as_deref(), Some("9.0"));
+    assert!(
+        ws.projects[0]
+            .global_usings
+            .contains(&GlobalUsing::Namespace("System.IO".into())),
+        "{:?}",
+        ws.projects[0].global_usings
+    );
+}

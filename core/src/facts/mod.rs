@@ -15,7 +15,7 @@ mod alias_classes;
 mod definitions;
 mod summaries;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::called_methods::{CalledMethod, called_methods};
 use crate::cfg;
@@ -37,6 +37,9 @@ pub struct ProgramFacts<'p> {
     pub types: MustCallTypes,
     /// The body implementing each method.
     body_of: FxHashMap<MethodId, BodyId>,
+    /// Parameterless instance methods that test and set an idempotence flag
+    /// ([`ownership::is_flag_test`]).
+    flag_tests: FxHashSet<MethodId>,
 }
 
 impl<'p> ProgramFacts<'p> {
@@ -46,11 +49,21 @@ impl<'p> ProgramFacts<'p> {
             .filter_map(|(id, b)| Some((b.method?, id)))
             .filter(|(m, _)| program.get_method(*m).is_some())
             .collect();
+        let flag_tests = bodies
+            .iter()
+            .filter_map(|b| {
+                let m = b.method?;
+                let d = program.get_method(m)?;
+                let eligible = !d.is_static && !d.is_virtual && d.params.is_empty();
+                (eligible && ownership::is_flag_test(program, b)).then_some(m)
+            })
+            .collect();
         ProgramFacts {
             program,
             bodies,
             types: MustCallTypes::compute(program),
             body_of,
+            flag_tests,
         }
     }
 
@@ -108,6 +121,7 @@ impl<'p> ProgramFacts<'p> {
         // flags (`leaveOpen`) as saying it owns.
         seeds.extend(ownership::flag_loads(self.program, body));
         seeds.extend(ownership::idempotence_flag_loads(body));
+        seeds.extend(ownership::flag_test_results(body, &self.flag_tests));
         self.body_facts(id, &seeds)
     }
 }

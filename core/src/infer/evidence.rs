@@ -4,8 +4,10 @@
 //! resource-alias classes ([`AliasClasses`]), recomputed each round because
 //! inferred `[MustCallAlias]` specs add pairs.
 
-use crate::facts::{AliasClasses, ValueSource};
-use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId};
+use rustc_hash::FxHashSet;
+
+use crate::facts::{AliasClasses, ValueSource, defined_vars};
+use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::program::{Const, FieldId, MethodId, Program, Target};
 use crate::resource_alias::{Condition, condition_at};
@@ -43,7 +45,18 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
     // What a disposal of `v` disposes: a variable that may also hold a value the
     // body created (`conn = clone ? Clone() : client; .. if (clone) conn.Dispose()`)
     // is taken to dispose that value, not the parameter it may alias.
+    // Parameters the body never assigns: disposing one disposes what the caller passed.
+    let assigned: FxHashSet<VarId> = body
+        .nodes
+        .iter()
+        .flat_map(|n| defined_vars(&n.stmt))
+        .collect();
     let disposed_of = |v: VarId| -> Vec<ValueSource> {
+        if let VarKind::Param(i) = body.var(v).kind
+            && !assigned.contains(&v)
+        {
+            return vec![ValueSource::Param(i)];
+        }
         let sources = classes.sources(v);
         let created = sources.contains(&ValueSource::Created);
         sources

@@ -23,9 +23,11 @@ use super::{
     Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
     no_obligation,
 };
-use crate::consistency::{Verdict, discharged_on_some_path, guarantees, verify};
+use crate::consistency::{
+    Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, verify,
+};
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
-use crate::ir::{Bodies, Body, BodyId, NodeId, Operand, Stmt};
+use crate::ir::{Bodies, Body, BodyId, NodeId, Operand, Stmt, VarId};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::ownership::call_result_owning;
@@ -45,6 +47,7 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         p: program,
         specs: Vec::new(),
         body_of: FxHashMap::default(),
+        withdrawn: FxHashSet::default(),
     };
     for (id, b) in bodies.enumerate() {
         if let Some(m) = b.method {
@@ -60,17 +63,21 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         let types = MustCallTypes::compute(&st.p);
         let ev: Vec<Evidence> = bodies.iter().map(|b| evidence(&st.p, &types, b)).collect();
         st.owning_params(bodies, &types, &ev);
+        st.owning_params_of_declarations(&types);
         st.calls(bodies, &types, &ev);
         st.owning_fields(bodies, &types, &ev);
         st.must_call_classes(&types);
         let types = MustCallTypes::compute(&st.p);
         st.must_call_alias_constructors(bodies, &types, &ev);
         st.must_call_alias_methods(bodies, &types, &ev);
+        st.must_call_alias_receivers(bodies, &types);
         st.not_owning_getters(bodies, &types, &ev);
         st.owning_getters(bodies, &ev);
         st.borrowed_returns(bodies, &types);
         creates_must_call_for::apply(&mut st.p, bodies, &types, &mut st.specs);
-        if st.specs.len() == before || rounds >= MAX_ROUNDS {
+        if rounds >= MAX_ROUNDS
+            || (st.specs.len() == before && !st.withdraw_unverified_aliases(bodies))
+        {
             break;
         }
     }
@@ -91,6 +98,8 @@ pub(super) struct State {
     pub specs: Vec<InferredSpec>,
     /// The body of each method.
     pub body_of: FxHashMap<MethodId, BodyId>,
+    /// Methods whose `[MustCallAlias]` the verifier rejected: never inferred again.
+    withdrawn: FxHashSet<MethodId>,
 }
 
 /// Whether body `id` assigns its parameter `i`.
@@ -162,6 +171,30 @@ fn stores_borrowed(p: &Program, body: &Body, defs: &crate::facts::Definitions, n
     false
 }
 
+/// Whether the body `id` keeps its `[MustCallAlias]` promise for parameter
+/// `i` on every normal path (the question RLC0007 asks), under the program's
+/// current specs: inference proposes only the aliases this verifier accepts.
+fn must_call_alias_holds(pf: &ProgramFacts<'_>, id: BodyId, i: u32) -> bool {
+    let Some(facts) = pf.body_facts(id, &[]) else {
+        return false;
+    };
+    let summaries = crate::facts::Summaries::default();
+    let outcome = crate::consistency::check(
+        Inputs {
+            facts: &facts,
+            summaries: &summaries,
+            exceptions: ExceptionModel::None,
+            budget: crate::options::DEFAULT_METHOD_BUDGET,
+        },
+        || crate::summarize::body(&facts, ExceptionModel::None),
+    );
+    !outcome.aborted
+        && !outcome.events.iter().any(|ev| {
+            outcome.obligations[ev.obligation as usize].kind
+                == ObligationKind::MustCallAliasParam(i)
+        })
+}
+
 /// Whether the value body `id` stores into field `f` at `n` is disposed on
 /// every normal path from there.
 fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId) -> bool {
@@ -231,6 +264,32 @@ fn written_after(body: &Body, ev: &Evidence, node: NodeId, f: FieldId) -> bool {
         stack.extend(body.successors(n));
     }
     false
+}
+
+/// Where `body` returns, if every `return` gives `this` (directly or through
+/// temporaries that only ever copy it).
+fn returns_this(body: &Body) -> Option<Span> {
+    let this = body.this_var()?;
+    let is_this = |v: VarId| {
+        v == this
+            || body.nodes.iter().all(|n| {
+                !defined_vars(&n.stmt).any(|d| d == v)
+                    || matches!(&n.stmt, Stmt::Copy { src: Operand::Var(s), .. } if *s == this)
+            })
+    };
+    let mut first = None;
+    for n in &body.nodes {
+        if let Stmt::Return(value) = &n.stmt {
+            let Some(Operand::Var(v)) = value else {
+                return None;
+            };
+            if !is_this(*v) {
+                return None;
+            }
+            first.get_or_insert(n.span);
+        }
+    }
+    first
 }
 
 /// Whether every normal path from the entry to the exit passes through one of `through`.
@@ -344,6 +403,61 @@ impl State {
                     Ownership::Owning(inferred(rule, span));
                 self.record(SpecTarget::Param(m, i), InferredAttr::Owning, rule, span);
             }
+        }
+    }
+
+    /// `[Owning]` on a parameter of an abstract or interface method that every
+    /// implementation in the program takes: a caller of the declaration hands
+    /// the value on as a caller of any implementation does.
+    fn owning_params_of_declarations(&mut self, types: &MustCallTypes) {
+        let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
+        for (id, md) in self.p.methods.iter().enumerate() {
+            for o in &md.overrides {
+                implementations
+                    .entry(*o)
+                    .or_default()
+                    .push(MethodId(id as u32));
+            }
+        }
+        let mut found: Vec<(MethodId, u32, Span)> = Vec::new();
+        for (m, impls) in &implementations {
+            let md = self.p.method(*m);
+            if md.has_body || !is_source_method(&self.p, *m) {
+                continue;
+            }
+            for (i, pd) in md.params.iter().enumerate() {
+                let eligible = pd.ownership == Ownership::Default
+                    && pd.must_call_alias.is_none()
+                    && pd.mode == ParamMode::Value
+                    && types.of_value(&pd.ty).is_some();
+                if !eligible {
+                    continue;
+                }
+                // Where each implementation's ownership comes from (`None`: one does not own).
+                let evidence: Option<Vec<Option<Span>>> = impls
+                    .iter()
+                    .map(|c| {
+                        let c = self.p.method(*c);
+                        match &c.params.get(i)?.ownership {
+                            Ownership::Owning(Provenance::Inferred { evidence, .. }) => {
+                                Some(Some(*evidence))
+                            }
+                            Ownership::Owning(_) => Some(c.span),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                if let Some(span) = evidence.and_then(|e| e.into_iter().flatten().next()) {
+                    found.push((*m, i as u32, span));
+                }
+            }
+        }
+        found.sort_by_key(|&(m, i, _)| (m, i));
+        for (m, i, span) in found {
+            let rule = InferRule::OwningParamImplementations;
+            self.p.methods[m.index()].params[i as usize].ownership =
+                Ownership::Owning(inferred(rule, span));
+            self.record(SpecTarget::Param(m, i), InferredAttr::Owning, rule, span);
         }
     }
 
@@ -608,7 +722,10 @@ impl State {
                 continue;
             };
             let md = self.p.method(m);
-            if md.kind != MethodKind::Constructor || md.ret_must_call_alias.is_some() {
+            if md.kind != MethodKind::Constructor
+                || md.ret_must_call_alias.is_some()
+                || self.withdrawn.contains(&m)
+            {
                 continue;
             }
             let owner = md.owner;
@@ -689,6 +806,7 @@ impl State {
             let md = self.p.method(m);
             let open = md.ret.ty.is_none();
             if md.kind != MethodKind::Ordinary
+                || self.withdrawn.contains(&m)
                 || md.ret_must_call_alias.is_some()
                 || md.must_call_alias_param().is_some()
                 || md.ret_ownership != Ownership::Default
@@ -718,6 +836,83 @@ impl State {
             let span = body.node(f.returns[0].0).span;
             self.set_must_call_alias(m, i, InferRule::MustCallAliasMethod, span);
         }
+    }
+
+    /// `[MustCallAlias]` on an instance method that returns `this` on every
+    /// path (`async Task<Connection> OpenAsync() { ..; return this; }`, fluent
+    /// setters), whatever its declared return type (a `Task` of it, an
+    /// interface): its result is the receiver, not a new resource. Overridable
+    /// methods keep the default, which their overrides may rely on.
+    fn must_call_alias_receivers(&mut self, bodies: &Bodies, types: &MustCallTypes) {
+        let overridden = self.overridden();
+        let mut found = Vec::new();
+        for body in bodies.iter() {
+            let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.kind != MethodKind::Ordinary
+                || md.is_static
+                || md.is_virtual
+                || overridden.contains(&m)
+                || md.ret_must_call_alias.is_some()
+                || md.this_must_call_alias.is_some()
+                || md.ret_ownership != Ownership::Default
+                || types.of_type(md.owner).is_none()
+            {
+                continue;
+            }
+            if let Some(span) = returns_this(body) {
+                found.push((m, span));
+            }
+        }
+        for (m, span) in found {
+            let rule = InferRule::MustCallAliasReceiver;
+            self.p.methods[m.index()].this_must_call_alias = Some(inferred(rule, span));
+            self.record(
+                SpecTarget::Method(m),
+                InferredAttr::MustCallAlias,
+                rule,
+                span,
+            );
+        }
+    }
+
+    /// At a fixed point, takes back the inferred `[MustCallAlias]` specs the
+    /// checker's verifier (RLC0007) rejects, and says whether there were any
+    /// (then inference goes on without them). The evidence is flow-insensitive
+    /// (`return cond ? p : null`, a parameter reassigned in a loop) and the
+    /// verifier is not; inference must never propose what checking reports.
+    fn withdraw_unverified_aliases(&mut self, bodies: &Bodies) -> bool {
+        let rejected: Vec<MethodId> = {
+            let pf = ProgramFacts::new(&self.p, bodies);
+            self.specs
+                .iter()
+                .filter_map(|s| match (&s.target, &s.attr) {
+                    (SpecTarget::Param(m, i), InferredAttr::MustCallAlias) => Some((*m, *i)),
+                    _ => None,
+                })
+                .filter(|&(m, i)| {
+                    self.body_of
+                        .get(&m)
+                        .is_some_and(|&id| !must_call_alias_holds(&pf, id, i))
+                })
+                .map(|(m, _)| m)
+                .collect()
+        };
+        for &m in &rejected {
+            self.withdrawn.insert(m);
+            let md = &mut self.p.methods[m.index()];
+            md.ret_must_call_alias = None;
+            for p in &mut md.params {
+                p.must_call_alias = None;
+            }
+            self.specs.retain(|s| {
+                !(s.attr == InferredAttr::MustCallAlias
+                    && matches!(s.target, SpecTarget::Method(t) | SpecTarget::Param(t, _) if t == m))
+            });
+        }
+        !rejected.is_empty()
     }
 
     /// `[MustCallAlias]` on method `m` and its parameter `i`.

@@ -589,6 +589,7 @@ pub(super) fn method_def(
     let mut calls = Vec::new();
     let mut creates = Vec::new();
     let mut never_returns = false;
+    let mut never_throws = false;
     for (kind, attr) in spec_attrs(p.return_attrs) {
         if kind == SpecAttr::MustCall {
             ret_must_call = Some((
@@ -631,6 +632,7 @@ pub(super) fn method_def(
                 }
             }
             SpecAttr::DoesNotReturn => never_returns = true,
+            SpecAttr::DoesNotThrow => never_throws = true,
             _ => {}
         }
     }
@@ -724,6 +726,7 @@ pub(super) fn method_def(
             && !all_mods.intersects(Modifiers::PUBLIC | Modifiers::PROTECTED | Modifiers::INTERNAL),
         construction_helper: false,
         never_returns,
+        never_throws,
         has_body: p.has_body,
         span,
     }

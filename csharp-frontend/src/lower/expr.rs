@@ -1241,10 +1241,19 @@ impl Lowerer<'_> {
         let range = self.hir.expr_range(e);
         let ty = self.types.ty(e).clone();
         let result = self.temp(&ty, range);
-        let left = self.sub_var(lhs);
         let use_right = self.new_label(range);
         let use_left = self.new_label(range);
         let join = self.new_label(range);
+        let left = if self.spine_is_conditional(lhs) {
+            // `a?.B() ?? c`: a null `a` goes straight to `c`, so no path
+            // carries the null the chain would have produced into `??`.
+            let saved = self.chain.replace(use_right);
+            let op = self.rvalue(lhs);
+            self.chain = saved;
+            self.operand_var(op, lhs)
+        } else {
+            self.sub_var(lhs)
+        };
         self.branch(Cond::IsNull(left), use_right, use_left);
         self.cur = Some(use_left);
         self.emit(

@@ -400,6 +400,18 @@ impl Ctx<'_> {
                 );
                 l.vars.insert(b, v);
             }
+            // A primary constructor without base arguments has no HIR body to
+            // declare its parameters, but its initializers read them.
+            if hir_body.params.is_empty()
+                && spec.kind == BodyKind::Constructor
+                && let Some(t) = self.ty
+                && let Some(m) = spec.method
+                && index.program.method(m).params.len() == index.ty(t).primary_params.len()
+            {
+                for (i, (name, ty)) in index.ty(t).primary_params.iter().enumerate() {
+                    l.new_var(name.to_string(), VarKind::Param(i as u32), ty, spec.range);
+                }
+            }
             if !spec.is_static
                 && let Some(t) = self.ty
             {

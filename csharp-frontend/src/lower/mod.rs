@@ -165,12 +165,26 @@ impl<'a> Lowerer<'a> {
         n
     }
 
-    /// Appends a node that may throw: it gets an edge to the innermost handler.
+    /// Appends a node that may throw: it gets an edge to the innermost handler
+    /// (unless it calls a `[DoesNotThrow]` method).
     fn emit_throwing(&mut self, stmt: IrStmt, range: TextRange) -> NodeId {
         let is_call = matches!(stmt, IrStmt::Call(_));
+        let throws = match &stmt {
+            IrStmt::Call(call) => match call.callee {
+                ir::Callee::Method(m) => self
+                    .index
+                    .program
+                    .get_method(m)
+                    .is_none_or(|d| !d.never_throws),
+                _ => true,
+            },
+            _ => true,
+        };
         let n = self.emit(stmt, range);
-        let exc = self.exc_edge();
-        self.b.set_exc(n, Some(exc));
+        if throws {
+            let exc = self.exc_edge();
+            self.b.set_exc(n, Some(exc));
+        }
         if is_call {
             self.flush_writebacks(None);
         }

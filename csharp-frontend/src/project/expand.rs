@@ -733,12 +733,26 @@ pub(crate) fn compare_versions(a: &[u64], b: &[u64]) -> std::cmp::Ordering {
         .unwrap_or(std::cmp::Ordering::Equal)
 }
 
-/// The first `file` found in `start` or a directory above it.
+/// The first `file` found in `start` or a directory above it. A name that
+/// differs only in case (`Directory.build.props`) counts, as it does for the
+/// Windows builds most repositories are written for.
 pub(crate) fn file_above(start: &Path, file: &str) -> Option<PathBuf> {
-    start
-        .ancestors()
-        .map(|dir| dir.join(file))
-        .find(|candidate| candidate.is_file())
+    start.ancestors().find_map(|dir| {
+        let exact = dir.join(file);
+        if exact.is_file() {
+            return Some(exact);
+        }
+        std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .map(|entry| entry.path())
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(file))
+                    && p.is_file()
+            })
+    })
 }
 
 fn make_relative(base: &Path, target: &Path) -> String {

@@ -27,6 +27,10 @@ use rayon::prelude::*;
 use rlc_sharp::driver::{PhaseTimings, RunOptions, run_observed};
 use rlc_sharp::progress::Progress;
 
+/// As `rlc-sharp` (see its `main.rs`): the check measured is the one shipped.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage: rlc-bench PATH [--threads N] [--no-infer] [--runs N] | --method-curve";
 
 fn main() {

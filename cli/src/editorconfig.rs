@@ -30,6 +30,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use globset::{GlobBuilder, GlobMatcher};
 use rlc_core::rules::{RuleId, Severity};
@@ -56,6 +57,8 @@ struct ConfigFile {
 struct Section {
     /// As written between the brackets.
     name: String,
+    /// The name as a glob, compiled once per file rather than per source.
+    matcher: Option<GlobMatcher>,
     entries: Vec<(String, String)>,
 }
 
@@ -72,8 +75,10 @@ fn parse(text: &str) -> ConfigFile {
         }
         if let Some(rest) = line.strip_prefix('[') {
             if let Some(end) = section_end(rest) {
+                let name = &rest[..end];
                 file.sections.push(Section {
-                    name: rest[..end].to_owned(),
+                    name: name.to_owned(),
+                    matcher: section_matcher(name),
                     entries: Vec::new(),
                 });
             }
@@ -147,8 +152,9 @@ fn section_matcher(name: &str) -> Option<GlobMatcher> {
 /// The analyzer configuration of a set of source files.
 #[derive(Debug, Default)]
 pub struct AnalyzerConfigs {
-    /// Parsed files by path (`None`: absent or unreadable).
-    files: BTreeMap<PathBuf, Option<ConfigFile>>,
+    /// Parsed files by path (`None`: absent or unreadable), shared by the
+    /// chains of every source below them.
+    files: BTreeMap<PathBuf, Option<Rc<ConfigFile>>>,
 }
 
 impl AnalyzerConfigs {
@@ -156,10 +162,14 @@ impl AnalyzerConfigs {
         AnalyzerConfigs::default()
     }
 
-    fn load(&mut self, path: &Path) -> Option<&ConfigFile> {
+    fn load(&mut self, path: &Path) -> Option<&Rc<ConfigFile>> {
         self.files
             .entry(path.to_path_buf())
-            .or_insert_with(|| std::fs::read_to_string(path).ok().map(|t| parse(&t)))
+            .or_insert_with(|| {
+                std::fs::read_to_string(path)
+                    .ok()
+                    .map(|t| Rc::new(parse(&t)))
+            })
             .as_ref()
     }
 
@@ -179,18 +189,22 @@ impl AnalyzerConfigs {
                     continue;
                 }
                 let root = config.root;
-                chain.push((dir.to_path_buf(), config.clone()));
+                chain.push((dir, config.clone()));
                 if root {
                     break;
                 }
             }
         }
         for (dir, config) in chain.into_iter().rev() {
-            let Ok(relative) = file.strip_prefix(&dir) else {
+            let Ok(relative) = file.strip_prefix(dir) else {
                 continue;
             };
             for section in &config.sections {
-                if section_matcher(&section.name).is_some_and(|m| m.is_match(relative)) {
+                if section
+                    .matcher
+                    .as_ref()
+                    .is_some_and(|m| m.is_match(relative))
+                {
                     for (k, v) in &section.entries {
                         merged.insert(k.clone(), v.clone());
                     }
@@ -212,14 +226,14 @@ impl AnalyzerConfigs {
         let mut globals: Vec<ConfigFile> = Vec::new();
         for dir in start.ancestors() {
             if let Some(config) = self.load(&dir.join(".globalconfig")) {
-                let mut config = config.clone();
+                let mut config = ConfigFile::clone(config);
                 config.level = config.level.or(Some(100));
                 globals.push(config);
             }
             if let Some(config) = self.load(&dir.join(".editorconfig"))
                 && config.global
             {
-                let mut config = config.clone();
+                let mut config = ConfigFile::clone(config);
                 config.level = config.level.or(Some(0));
                 globals.push(config);
             }

@@ -1,45 +1,66 @@
 //! Measures rlc-sharp phase by phase on a repository and prints the numbers with
 //! the machine they were taken on:
 //!
-//!     cargo run --release --bin rlc-bench -- PATH [--threads N] [--no-infer]
+//!     cargo run --release --bin rlc-bench -- PATH [--threads N] [--no-infer] [--runs N]
 //!
 //! Runs the same pipeline as `rlc-sharp check`: discovery, read+parse, index
 //! (together the front end), resolve+lower, infer and check. For each phase it
-//! prints the time and the process's memory high-water mark (VmHWM) when the
-//! phase ended.
+//! prints the median time and the process's memory high-water mark (VmHWM)
+//! when the phase ended in the first run.
+//!
+//! The floor is what any tree-sitter tool pays: reading every C# file of the
+//! run's inputs once and parsing it with bare tree-sitter-c-sharp (no
+//! preprocessing, repairs or HIR). Floor and full check alternate `--runs`
+//! times (3 by default) on the same thread pool, and the full check's median
+//! wall time is printed as a ratio to the floor's median.
 //!
 //!     cargo run --release --bin rlc-bench -- --method-curve
 //!
 //! instead prints the cost of one method by its size: 100 to 5,000 sequential
 //! `using var` declarations, and as many locals disposed at the end.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use rlc_sharp::driver::{RunOptions, run_observed};
+use rayon::prelude::*;
+use rlc_sharp::driver::{PhaseTimings, RunOptions, run_observed};
 use rlc_sharp::progress::Progress;
+
+/// As `rlc-sharp` (see its `main.rs`): the check measured is the one shipped.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const USAGE: &str = "usage: rlc-bench PATH [--threads N] [--no-infer] [--runs N] | --method-curve";
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut path = None;
     let mut threads = None;
     let mut infer = true;
+    let mut runs = 3usize;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--threads" => threads = args.next().and_then(|n| n.parse::<usize>().ok()),
+            "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             "--no-infer" => infer = false,
             "--method-curve" => return method_curve(),
             "-h" | "--help" => {
-                println!("usage: rlc-bench PATH [--threads N] [--no-infer] | --method-curve");
+                println!("{USAGE}");
                 return;
             }
             other => path = Some(PathBuf::from(other)),
         }
     }
     let Some(path) = path else {
-        eprintln!("usage: rlc-bench PATH [--threads N] [--no-infer] | --method-curve");
+        eprintln!("{USAGE}");
         std::process::exit(2);
     };
+    if runs == 0 {
+        eprintln!("--runs needs a positive number\n{USAGE}");
+        std::process::exit(2);
+    }
+    // Floor and check both run on this (global) pool: the same threads.
     if let Some(n) = threads
         && let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -53,20 +74,34 @@ fn main() {
         infer,
         ..Default::default()
     };
+    let sources = floor_sources(&opts);
+    let mut walls = Vec::new();
+    let mut timings = Vec::new();
+    let mut floors = Vec::new();
     let mut peaks: Vec<(&str, Option<u64>)> = Vec::new();
-    let t = Instant::now();
-    let run = match run_observed(
-        &opts,
-        &mut |phase| peaks.push((phase, peak_kb())),
-        &Progress::hidden(),
-    ) {
-        Ok(run) => run,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(2);
-        }
-    };
-    let total = t.elapsed().as_secs_f64();
+    let mut last = None;
+    for i in 0..runs {
+        // The previous run is dropped first, as if each were its own process.
+        drop(last.take());
+        floors.push(floor(&sources));
+        let t = Instant::now();
+        let mut after = |phase| {
+            if i == 0 {
+                peaks.push((phase, peak_kb()));
+            }
+        };
+        let run = match run_observed(&opts, &mut after, &Progress::hidden()) {
+            Ok(run) => run,
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        };
+        walls.push(t.elapsed());
+        timings.push(run.timings.clone());
+        last = Some(run);
+    }
+    let Some(run) = last else { return };
     let peak_after = |phase: &str| {
         peaks
             .iter()
@@ -83,8 +118,9 @@ fn main() {
         loaded.lines
     );
     println!("threads        {}", rayon::current_num_threads());
-    println!("phase              time    peak memory at its end");
-    let t = &run.timings;
+    println!("runs           {runs} (floor and full check alternating; medians)");
+    println!("phase              time    peak memory at its end (first run)");
+    let t = median_timings(&timings);
     for (name, d) in t.phases() {
         let secs = d.as_secs_f64();
         // Read and parse end inside the loader, with indexing.
@@ -111,9 +147,23 @@ fn main() {
         "analysis         {:>7.3} s              (resolve+lower + infer + check)",
         (t.lower + t.infer + t.check).as_secs_f64()
     );
+    let total = median(&walls).as_secs_f64();
     println!(
         "full check       {total:>7.3} s {:>10}   (wall clock, with reporting input notes)",
         mb_text(peak_kb())
+    );
+    let floor_secs = median(&floors).as_secs_f64();
+    println!(
+        "floor            {floor_secs:>7.3} s              (read + bare tree-sitter parse of {} distinct files)",
+        sources.len()
+    );
+    println!(
+        "ratio            {:>7.2} x              (full check / floor)",
+        total / floor_secs.max(1e-9)
+    );
+    println!(
+        "front end ratio  {:>7.2} x              (front end / floor)",
+        front_end / floor_secs.max(1e-9)
     );
     let stats = &run.lowered.stats;
     println!(
@@ -125,6 +175,71 @@ fn main() {
     println!("bodies           {}", run.lowered.bodies.len());
     println!("syntax errors    {} files", loaded.syntax_error_files);
     println!("findings         {}", run.diagnostics.len());
+}
+
+/// The distinct C# sources of the run's projects, as the loader reads them.
+fn floor_sources(opts: &RunOptions) -> Vec<PathBuf> {
+    let workspace = match rlc_csharp::project::discover(&opts.paths) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut seen = rustc_hash::FxHashSet::default();
+    rlc_csharp::load::project_specs(&workspace)
+        .into_iter()
+        .flat_map(|p| p.builds)
+        .flat_map(|b| b.sources)
+        .filter(|s| seen.insert(s.clone()))
+        .collect()
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<tree_sitter::Parser>> = const { RefCell::new(None) };
+}
+
+/// Reads and parses every file once with bare tree-sitter-c-sharp, in
+/// parallel; each tree is dropped at once, as the front end does.
+fn floor(sources: &[PathBuf]) -> Duration {
+    let t = Instant::now();
+    sources.par_iter().for_each(|path| {
+        let Ok(bytes) = std::fs::read(path) else {
+            return;
+        };
+        // tree-sitter reads UTF-8 only: the floor skips the BOM the front end skips.
+        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        PARSER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let parser = slot.get_or_insert_with(|| {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&tree_sitter_c_sharp::LANGUAGE.into())
+                    .expect("the grammar matches tree-sitter's ABI");
+                p
+            });
+            drop(parser.parse(text, None));
+        });
+    });
+    t.elapsed()
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    sorted[sorted.len() / 2]
+}
+
+/// Each phase's median over the runs.
+fn median_timings(runs: &[PhaseTimings]) -> PhaseTimings {
+    let of = |f: fn(&PhaseTimings) -> Duration| median(&runs.iter().map(f).collect::<Vec<_>>());
+    PhaseTimings {
+        discovery: of(|t| t.discovery),
+        read_parse: of(|t| t.read_parse),
+        index: of(|t| t.index),
+        lower: of(|t| t.lower),
+        infer: of(|t| t.infer),
+        check: of(|t| t.check),
+    }
 }
 
 /// The statements of a method of N disposables (each opened by the given expression).

@@ -16,6 +16,7 @@
 //! [`super::creates_must_call_for`]) on methods that reassign owning fields or
 //! call such methods on `this`.
 
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::evidence::{Evidence, evidence};
@@ -61,7 +62,13 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         rounds += 1;
         let before = st.specs.len();
         let types = MustCallTypes::compute(&st.p);
-        let ev: Vec<Evidence> = bodies.iter().map(|b| evidence(&st.p, &types, b)).collect();
+        // Each body's evidence reads the program only: in parallel, in body order.
+        let ev: Vec<Evidence> = bodies
+            .iter()
+            .as_slice()
+            .par_iter()
+            .map(|b| evidence(&st.p, &types, b))
+            .collect();
         st.owning_params(bodies, &types, &ev);
         st.owning_params_of_declarations(&types);
         st.calls(bodies, &types, &ev);

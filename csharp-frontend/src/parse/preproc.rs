@@ -32,8 +32,31 @@ struct Cond {
     start: u32,
 }
 
+/// The symbols defined: the build's, copied only when the file itself
+/// `#define`s or `#undef`s one (building a set per file cost more than the
+/// rest of preprocessing).
+struct Symbols<'a> {
+    build: &'a FxHashSet<String>,
+    edited: Option<FxHashSet<&'a str>>,
+}
+
+impl<'a> Symbols<'a> {
+    fn contains(&self, symbol: &str) -> bool {
+        match &self.edited {
+            Some(set) => set.contains(symbol),
+            None => self.build.contains(symbol),
+        }
+    }
+
+    fn edit(&mut self) -> &mut FxHashSet<&'a str> {
+        let build = self.build;
+        self.edited
+            .get_or_insert_with(|| build.iter().map(String::as_str).collect())
+    }
+}
+
 struct State<'a> {
-    defines: FxHashSet<&'a str>,
+    defines: Symbols<'a>,
     conds: Vec<Cond>,
     out: Preprocessed<'a>,
 }
@@ -66,7 +89,10 @@ fn blank(text: &mut Cow<[u8]>, start: usize, end: usize) {
 pub(crate) fn preprocess<'a>(src: &'a str, defines: &'a FxHashSet<String>) -> Preprocessed<'a> {
     let bytes = src.as_bytes();
     let mut st = State {
-        defines: defines.iter().map(String::as_str).collect(),
+        defines: Symbols {
+            build: defines,
+            edited: None,
+        },
         conds: Vec::new(),
         out: Preprocessed {
             text: Cow::Borrowed(bytes),
@@ -231,9 +257,9 @@ fn directive<'a>(st: &mut State<'a>, src: &'a str, start: usize, end: usize) {
             if symbol.is_empty() {
                 st.error(start, end, format!("`#{name}` needs a symbol"));
             } else if name == "define" {
-                st.defines.insert(symbol);
+                st.defines.edit().insert(symbol);
             } else {
-                st.defines.remove(symbol);
+                st.defines.edit().remove(symbol);
             }
         }
         "pragma" => pragma(st, rest, start),
@@ -338,7 +364,7 @@ fn tokenize(s: &str) -> Vec<CondTok<'_>> {
 struct CondParser<'a, 'd> {
     toks: Vec<CondTok<'a>>,
     pos: usize,
-    defines: &'d FxHashSet<&'d str>,
+    defines: &'d Symbols<'d>,
     depth: u32,
 }
 

@@ -21,6 +21,7 @@ pub mod hir;
 pub mod index;
 pub mod load;
 pub mod lower;
+pub mod metadata;
 pub mod parse;
 pub mod project;
 pub mod resolve;

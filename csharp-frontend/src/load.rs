@@ -43,6 +43,8 @@ pub struct BuildSpec {
     /// The builds it compiles against, as (project, build) indices.
     pub references: Vec<(u32, u32)>,
     pub global_usings: Vec<GlobalUsingSpec>,
+    /// The assemblies it compiles against (packages, framework packs).
+    pub assemblies: Vec<PathBuf>,
 }
 
 impl ProjectSpec {
@@ -384,6 +386,18 @@ pub fn load_prepared(
             source,
             syntax: syntax.clone(),
             origin: Origin::Project(planned.compilation),
+        });
+    }
+    // Referenced assemblies: each read once, the types the sources name
+    // declared as C# after the sources' files.
+    if let Some(stubs) = referenced_types(projects, &plan, &library_index, &mut notes) {
+        let id = FileId((first_id + files.len()) as u32);
+        file_units.push(None);
+        parse_options.push(None);
+        files.push(FileEntry {
+            source: SourceFile::new(id, PathBuf::from(METADATA_FILE), stubs.text.as_str()),
+            syntax: Arc::new(stubs.syntax),
+            origin: Origin::Library,
         });
     }
     let inactive = |variant: u32| -> u64 {
@@ -860,8 +874,79 @@ pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
                         .map(|r| (r.project as u32, r.build as u32))
                         .collect(),
                     global_usings: usings(&b.global_usings),
+                    assemblies: b.assemblies.clone(),
                 })
                 .collect(),
         })
         .collect()
+}
+
+/// The name of the generated file that declares referenced assemblies' types.
+pub const METADATA_FILE: &str = "<referenced assemblies>";
+
+struct MetadataStubs {
+    text: String,
+    syntax: FileSyntax,
+}
+
+/// Reads the builds' referenced assemblies (in parallel, each once) and
+/// declares the types the sources name, and what those need, as C#; types
+/// the library model defines are left to it. None without assemblies.
+fn referenced_types(
+    projects: &[ProjectSpec],
+    plan: &frameworks::Plan,
+    library: &Index,
+    notes: &mut Vec<LoadNote>,
+) -> Option<MetadataStubs> {
+    let mut paths: Vec<&PathBuf> = projects
+        .iter()
+        .flat_map(|p| &p.builds)
+        .flat_map(|b| &b.assemblies)
+        .collect();
+    let mut seen = FxHashSet::default();
+    paths.retain(|p| seen.insert(*p));
+    if paths.is_empty() {
+        return None;
+    }
+    let read: Vec<Result<crate::metadata::Assembly, String>> = paths
+        .par_iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
+            crate::metadata::read(&bytes).map_err(|e| {
+                format!("cannot read the assembly's metadata: {e}; its types stay unknown")
+            })
+        })
+        .collect();
+    let mut assemblies = Vec::new();
+    for (path, result) in paths.iter().zip(read) {
+        match result {
+            Ok(a) => assemblies.push(a),
+            Err(message) => notes.push(LoadNote {
+                rule: RuleId::UnreadableSource,
+                path: (*path).clone(),
+                file: None,
+                range: None,
+                message,
+            }),
+        }
+    }
+    // Every identifier of the sources: a type no source names is not declared.
+    let mut names: FxHashSet<&str> = FxHashSet::default();
+    for text in plan.texts.iter().flatten() {
+        names.extend(
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty()),
+        );
+    }
+    let model: FxHashSet<String> = (0..library.types.len())
+        .map(|t| library.metadata_key(TypeId(t as u32)))
+        .collect();
+    let refs: Vec<&crate::metadata::Assembly> = assemblies.iter().collect();
+    let (text, count) =
+        crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model);
+    if count == 0 {
+        return None;
+    }
+    let syntax = parse_file(&text, &ParseOptions::default());
+    Some(MetadataStubs { text, syntax })
 }

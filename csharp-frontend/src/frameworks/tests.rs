@@ -11,6 +11,7 @@ fn build(framework: &str, sources: &[PathBuf], defines: &[&str]) -> BuildSpec {
         defines: defines.iter().map(|d| (*d).to_owned()).collect(),
         references: Vec::new(),
         global_usings: Vec::new(),
+        assemblies: Vec::new(),
     }
 }
 

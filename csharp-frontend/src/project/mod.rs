@@ -30,6 +30,7 @@
 //! - `.gitignore` plays no role, as in MSBuild; symbolic links are followed,
 //!   loops are noted and not followed again.
 
+mod assets;
 mod condition;
 mod eval;
 mod expand;
@@ -41,6 +42,8 @@ mod sdk;
 mod solution;
 mod workspace;
 mod xml;
+
+pub use assets::{BuildAssemblies, Locations, from_assets, reference_pack};
 
 use std::fmt;
 use std::path::PathBuf;
@@ -223,6 +226,9 @@ pub struct Build {
     /// compiles against: the nearest framework, as NuGet picks it.
     pub references: Vec<BuildRef>,
     pub global_usings: Vec<GlobalUsing>,
+    /// The assemblies it compiles against, from `obj/project.assets.json`:
+    /// packages' compile assets and framework reference packs.
+    pub assemblies: Vec<PathBuf>,
 }
 
 /// A build of a project: indices into [`Workspace::projects`] and [`Project::builds`].

@@ -204,6 +204,7 @@ fn implicit_project(root: &Path, sources: Vec<PathBuf>) -> Project {
             defines: Vec::new(),
             references: Vec::new(),
             global_usings: Vec::new(),
+            assemblies: Vec::new(),
         }],
         sources,
         references: Vec::new(),
@@ -359,9 +360,11 @@ fn merge(
             defines,
             references: Vec::new(),
             global_usings: build_usings,
+            assemblies: Vec::new(),
         });
         notes.extend(evaluation.notes.iter().cloned());
     }
+    referenced_assemblies(project, &mut builds, &mut notes);
     sources.sort();
     sources.dedup();
     let mut all_defines: Vec<String> = builds
@@ -555,5 +558,46 @@ fn no_framework_note(project: &Path, outer: &Evaluation, file: &XmlFile) -> Proj
         column,
         message,
         severity: NoteSeverity::Warning,
+    }
+}
+
+/// The assemblies of each build from the project's `obj/project.assets.json`,
+/// when it was restored; what is missing is a note.
+fn referenced_assemblies(project: &Path, builds: &mut [Build], notes: &mut Vec<ProjectNote>) {
+    static LOCATIONS: std::sync::OnceLock<super::Locations> = std::sync::OnceLock::new();
+    let Some(dir) = project.parent() else { return };
+    let assets = dir.join("obj").join("project.assets.json");
+    let text = match std::fs::metadata(&assets) {
+        Ok(m) if m.is_file() && m.len() <= 256 << 20 => std::fs::read_to_string(&assets),
+        _ => return,
+    };
+    let note = |message: String| ProjectNote {
+        file: assets.clone(),
+        line: None,
+        column: None,
+        message,
+        severity: NoteSeverity::Note,
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            notes.push(note(format!("cannot read the restore output: {e}")));
+            return;
+        }
+    };
+    let locations = LOCATIONS.get_or_init(super::Locations::from_env);
+    for build in builds {
+        match super::from_assets(&text, build.target_framework.as_deref(), locations) {
+            Ok(found) => {
+                build.assemblies = found.paths;
+                notes.extend(
+                    found
+                        .missing
+                        .into_iter()
+                        .map(|m| note(format!("referenced assembly not read: {m}"))),
+                );
+            }
+            Err(e) => notes.push(note(format!("restore output not used: {e}"))),
+        }
     }
 }

@@ -1,0 +1,102 @@
+//! Referenced assemblies read from metadata: a restored project (a hand-made
+//! `obj/project.assets.json` and packages folder around the committed
+//! `fixtures/metadata/Acme.Client.dll`) gets leaks of package types reported;
+//! the same project without the restore output gets today's report.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::rlc;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/metadata")
+}
+
+/// The app in a temporary directory; with `dll`, restored against a
+/// packages folder holding those bytes as Acme.Client.dll.
+fn project(dll: Option<&[u8]>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    for f in ["App.csproj", "Program.cs"] {
+        std::fs::copy(fixture().join("app").join(f), app.join(f)).unwrap();
+    }
+    if let Some(bytes) = dll {
+        let packages = dir.path().join("packages");
+        let lib = packages.join("acme.client/1.0.0/lib/netstandard2.0");
+        std::fs::create_dir_all(&lib).unwrap();
+        std::fs::write(lib.join("Acme.Client.dll"), bytes).unwrap();
+        std::fs::create_dir_all(app.join("obj")).unwrap();
+        let assets = serde_json::json!({
+            "version": 3,
+            "targets": { "net8.0": { "Acme.Client/1.0.0": {
+                "type": "package",
+                "compile": { "lib/netstandard2.0/Acme.Client.dll": {} }
+            } } },
+            "libraries": { "Acme.Client/1.0.0": { "type": "package", "path": "acme.client/1.0.0" } },
+            "packageFolders": { packages.to_string_lossy(): {} },
+            "project": { "frameworks": { "net8.0": {} } }
+        });
+        std::fs::write(app.join("obj/project.assets.json"), assets.to_string()).unwrap();
+    }
+    dir
+}
+
+/// (rule, line) of each finding of `check --format json`.
+fn findings(dir: &Path) -> (Vec<(String, u64)>, serde_json::Value) {
+    let run = rlc(dir, &["check", "--format", "json", "app"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
+    let mut out: Vec<(String, u64)> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["file"]
+                .as_str()
+                .is_some_and(|p| p.ends_with("Program.cs"))
+        })
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    (out, json)
+}
+
+#[test]
+fn leaks_of_package_types_are_found_and_compiled_specs_honoured() {
+    let dll = std::fs::read(fixture().join("Acme.Client.dll")).unwrap();
+    let restored = project(Some(&dll));
+    let (found, _) = findings(restored.path());
+    // `new Connection` and `ConnectionFactory.Open` leak; `using` disposes;
+    // `Pool.Borrow` is `[return: NotOwning]` in the package.
+    assert_eq!(
+        found,
+        vec![("RLC0001".to_string(), 7), ("RLC0001".to_string(), 13)]
+    );
+    // Without the restore output nothing is known of the package: today's report.
+    let bare = project(None);
+    let (found, _) = findings(bare.path());
+    assert_eq!(found, vec![]);
+}
+
+#[test]
+fn a_truncated_assembly_is_a_located_warning_and_the_run_goes_on() {
+    let dll = std::fs::read(fixture().join("Acme.Client.dll")).unwrap();
+    // The metadata lies in .text, at 0x200..0x800 of the file.
+    for cut in [0, 64, 0x300, 0x600] {
+        let dir = project(Some(&dll[..cut]));
+        let (found, json) = findings(dir.path());
+        assert_eq!(found, vec![], "cut at {cut}");
+        let text = json.to_string();
+        assert!(
+            text.contains("Acme.Client.dll") && text.contains("RLC9003"),
+            "cut at {cut}: {text}"
+        );
+    }
+}

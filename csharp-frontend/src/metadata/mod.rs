@@ -1,0 +1,666 @@
+//! Referenced assemblies' public surface, read from their ECMA-335 metadata
+//! (never executed, never their IL): types with namespace, nesting, generic
+//! parameters, base type and interfaces; fields, properties, methods and
+//! constructors with their signatures; the spec attributes compiled into them.
+//! [`stubs`] writes the types the sources need as C# declarations, which the
+//! front end parses and indexes like the library model.
+//!
+//! Our own reader rather than a crate: `dotscope` (Apache-2.0) loads a whole
+//! assembly eagerly (3 s for mono's mscorlib), rejects mono's System.dll in
+//! its default validation and needs Rust 1.95; `clrmeta` (MIT) panics on 46%
+//! of truncations of a metadata stream and aborts on a corrupt row count (an
+//! allocation of 37 GB). This reader is bounds-checked throughout (see
+//! `docs/metadata.md`).
+
+mod reader;
+mod sig;
+pub mod stubs;
+
+use rustc_hash::FxHashMap;
+
+use reader::{Coded, T, Tables};
+pub use sig::{AttrArg, MethodSig, Sig};
+use sig::{SigReader, attr_args, type_key};
+
+/// The public types of one assembly.
+#[derive(Clone, Debug, Default)]
+pub struct Assembly {
+    pub types: Vec<MetaType>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MetaKind {
+    Class,
+    Struct,
+    Interface,
+    Enum,
+    Delegate,
+}
+
+#[derive(Clone, Debug)]
+pub struct MetaType {
+    /// ``Ns.Outer`1+Inner``.
+    pub key: String,
+    /// Index of the enclosing type in [`Assembly::types`].
+    pub outer: Option<usize>,
+    pub kind: MetaKind,
+    pub is_abstract: bool,
+    pub is_sealed: bool,
+    /// All generic parameters' names, the enclosing types' first.
+    pub type_params: Vec<String>,
+    pub base: Option<Sig>,
+    pub interfaces: Vec<Sig>,
+    pub members: Vec<MetaMember>,
+    pub attrs: Vec<MetaAttr>,
+}
+
+/// A spec attribute (or one that changes a declaration's meaning) with its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MetaAttr {
+    /// The attribute type's simple name, without `Attribute`.
+    pub name: String,
+    /// `None` when the arguments are not bools, strings or string arrays.
+    pub args: Option<Vec<AttrArg>>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    Public,
+    Protected,
+}
+
+#[derive(Clone, Debug)]
+pub struct MetaParam {
+    pub name: String,
+    pub ty: Sig,
+    pub is_out: bool,
+    pub is_in: bool,
+    pub is_params: bool,
+    pub default: Option<String>,
+    pub attrs: Vec<MetaAttr>,
+}
+
+#[derive(Clone, Debug)]
+pub enum MetaMember {
+    Field {
+        name: String,
+        ty: Sig,
+        access: Access,
+        is_static: bool,
+        is_const: bool,
+        attrs: Vec<MetaAttr>,
+    },
+    /// An enum's value.
+    EnumValue(String),
+    Method {
+        /// `.ctor` for constructors.
+        name: String,
+        access: Access,
+        is_static: bool,
+        is_abstract: bool,
+        /// `virtual` (a new slot that may be overridden) or `override`.
+        is_virtual: bool,
+        is_override: bool,
+        is_extension: bool,
+        type_params: Vec<String>,
+        ret: Sig,
+        ret_attrs: Vec<MetaAttr>,
+        params: Vec<MetaParam>,
+        attrs: Vec<MetaAttr>,
+    },
+    Property {
+        name: String,
+        ty: Sig,
+        access: Access,
+        is_static: bool,
+        /// An indexer's parameters.
+        params: Vec<MetaParam>,
+        get: bool,
+        set: bool,
+        attrs: Vec<MetaAttr>,
+    },
+}
+
+/// Attributes read from metadata: the spec vocabulary and the few that are
+/// C# syntax in source (`params`, `this`, `in`).
+fn wanted_attr(simple: &str) -> bool {
+    matches!(simple, "ParamArray" | "Extension" | "IsReadOnly")
+        || rlc_attributes::vocabulary::SpecAttr::from_name(simple)
+            .is_some_and(|a| !a.is_model_only())
+}
+
+/// A parent of custom attributes: (table, row).
+type Parent = (u8, u32);
+
+struct Reader<'t, 'a> {
+    t: &'t Tables<'a>,
+    attrs: FxHashMap<Parent, Vec<MetaAttr>>,
+    /// Generic parameter names by owner (TypeDef or MethodDef) and number.
+    generics: FxHashMap<Parent, Vec<(u32, String)>>,
+    /// Property row -> (getter, setter); accessor method rows.
+    accessors: FxHashMap<u32, (Option<u32>, Option<u32>)>,
+    is_accessor: Vec<bool>,
+    /// The owner TypeDef of each MethodDef row.
+    method_owner: Vec<u32>,
+    constants: FxHashMap<u32, (u8, u32)>,
+}
+
+/// Reads the public surface of an assembly from its file's bytes.
+pub fn read(bytes: &[u8]) -> Result<Assembly, String> {
+    let tables = Tables::read(bytes)?;
+    let t = &tables;
+    let mut method_owner = vec![0u32; t.rows(T::MethodDef) as usize + 1];
+    for row in 1..=t.rows(T::TypeDef) {
+        for m in t.list(T::TypeDef, row, 5, T::MethodDef) {
+            method_owner[m as usize] = row;
+        }
+    }
+    let mut r = Reader {
+        t,
+        attrs: FxHashMap::default(),
+        generics: FxHashMap::default(),
+        accessors: FxHashMap::default(),
+        is_accessor: vec![false; t.rows(T::MethodDef) as usize + 1],
+        method_owner,
+        constants: FxHashMap::default(),
+    };
+    r.read_attrs();
+    for row in 1..=t.rows(T::GenericParam) {
+        let (Some(number), Some(owner), Some(name)) = (
+            t.cell(T::GenericParam, row, 0),
+            t.cell(T::GenericParam, row, 2)
+                .and_then(|c| Coded::TypeOrMethodDef.decode(c)),
+            t.cell(T::GenericParam, row, 3).and_then(|s| t.string(s)),
+        ) else {
+            continue;
+        };
+        r.generics
+            .entry((owner.0 as u8, owner.1))
+            .or_default()
+            .push((number, name.to_string()));
+    }
+    for row in 1..=t.rows(T::MethodSemantics) {
+        let (Some(sem), Some(method), Some((T::Property, prop))) = (
+            t.cell(T::MethodSemantics, row, 0),
+            t.cell(T::MethodSemantics, row, 1),
+            t.cell(T::MethodSemantics, row, 2)
+                .and_then(|c| Coded::HasSemantics.decode(c)),
+        ) else {
+            // Events' accessors stay methods' names nobody calls.
+            if let Some(m) = t.cell(T::MethodSemantics, row, 1)
+                && let Some(slot) = r.is_accessor.get_mut(m as usize)
+            {
+                *slot = true;
+            }
+            continue;
+        };
+        if let Some(slot) = r.is_accessor.get_mut(method as usize) {
+            *slot = true;
+        }
+        let entry = r.accessors.entry(prop).or_default();
+        match sem {
+            0x2 => entry.0 = Some(method),
+            0x1 => entry.1 = Some(method),
+            _ => {}
+        }
+    }
+    for row in 1..=t.rows(T::Constant) {
+        if let (Some(kind), Some((T::Param, param)), Some(blob)) = (
+            t.cell(T::Constant, row, 0),
+            t.cell(T::Constant, row, 1)
+                .and_then(|c| Coded::HasConstant.decode(c)),
+            t.cell(T::Constant, row, 2),
+        ) {
+            r.constants.insert(param, ((kind & 0xFF) as u8, blob));
+        }
+    }
+    Ok(r.types())
+}
+
+impl Reader<'_, '_> {
+    fn read_attrs(&mut self) {
+        let t = self.t;
+        for row in 1..=t.rows(T::CustomAttribute) {
+            let Some((ptable, prow)) = t
+                .cell(T::CustomAttribute, row, 0)
+                .and_then(|c| Coded::HasCustomAttribute.decode(c))
+            else {
+                continue;
+            };
+            let Some((ctor_table, ctor_row)) = t
+                .cell(T::CustomAttribute, row, 1)
+                .and_then(|c| Coded::CustomAttributeType.decode(c))
+            else {
+                continue;
+            };
+            let (owner_key, sig_blob) = match ctor_table {
+                T::MethodDef => {
+                    let owner = self
+                        .method_owner
+                        .get(ctor_row as usize)
+                        .copied()
+                        .unwrap_or(0);
+                    (
+                        type_key(t, T::TypeDef, owner, 0),
+                        t.cell(T::MethodDef, ctor_row, 4),
+                    )
+                }
+                _ => {
+                    let class = t
+                        .cell(T::MemberRef, ctor_row, 0)
+                        .and_then(|c| Coded::MemberRefParent.decode(c));
+                    let key = match class {
+                        Some((table @ (T::TypeRef | T::TypeDef), row)) => {
+                            type_key(t, table, row, 0)
+                        }
+                        _ => None,
+                    };
+                    (key, t.cell(T::MemberRef, ctor_row, 2))
+                }
+            };
+            let Some(key) = owner_key else { continue };
+            let last = key.rsplit(['.', '+']).next().unwrap_or(&key);
+            let simple = last.strip_suffix("Attribute").unwrap_or(last);
+            if !wanted_attr(simple) {
+                continue;
+            }
+            let args = sig_blob
+                .and_then(|b| t.blob(b))
+                .and_then(|b| SigReader::new(t, b).method())
+                .zip(t.cell(T::CustomAttribute, row, 2).and_then(|b| t.blob(b)))
+                .and_then(|(ctor, value)| attr_args(&ctor, value));
+            self.attrs
+                .entry((ptable as u8, prow))
+                .or_default()
+                .push(MetaAttr {
+                    name: simple.to_string(),
+                    args,
+                });
+        }
+    }
+
+    fn attrs_of(&self, table: T, row: u32) -> Vec<MetaAttr> {
+        self.attrs
+            .get(&(table as u8, row))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn has_attr(attrs: &[MetaAttr], name: &str) -> bool {
+        attrs.iter().any(|a| a.name == name)
+    }
+
+    fn generic_names(&self, table: T, row: u32) -> Vec<String> {
+        let mut g = self
+            .generics
+            .get(&(table as u8, row))
+            .cloned()
+            .unwrap_or_default();
+        g.sort_by_key(|(n, _)| *n);
+        g.into_iter().map(|(_, name)| name).collect()
+    }
+
+    fn types(&self) -> Assembly {
+        let t = self.t;
+        let n = t.rows(T::TypeDef);
+        // Which rows are visible from other assemblies, outer types first.
+        let mut visible = vec![false; n as usize + 1];
+        let mut index_of: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut out = Assembly::default();
+        let mut order: Vec<u32> = (1..=n).collect();
+        // Nesting depth first, so that an outer type gets its index before its nested ones.
+        let depth = |mut row: u32| {
+            let mut d = 0;
+            while let Some(o) = t.enclosing(row) {
+                d += 1;
+                row = o;
+                if d > 64 {
+                    break;
+                }
+            }
+            d
+        };
+        order.sort_by_key(|&row| depth(row));
+        for row in order {
+            let Some(flags) = t.cell(T::TypeDef, row, 0) else {
+                continue;
+            };
+            let outer = t.enclosing(row);
+            let vis = flags & 7;
+            let ok = match outer {
+                None => vis == 1,
+                Some(o) => vis == 2 && visible.get(o as usize).copied().unwrap_or(false),
+            };
+            if !ok {
+                continue;
+            }
+            let Some(key) = type_key(t, T::TypeDef, row, 0) else {
+                continue;
+            };
+            let Some(ty) = self.type_def(
+                row,
+                flags,
+                key,
+                outer.and_then(|o| index_of.get(&o).copied()),
+            ) else {
+                continue;
+            };
+            visible[row as usize] = true;
+            index_of.insert(row, out.types.len());
+            out.types.push(ty);
+        }
+        out
+    }
+
+    fn type_def(
+        &self,
+        row: u32,
+        flags: u32,
+        key: String,
+        outer: Option<usize>,
+    ) -> Option<MetaType> {
+        let t = self.t;
+        let base = t
+            .cell(T::TypeDef, row, 3)
+            .filter(|&c| c != 0)
+            .and_then(|c| self.coded_type(c));
+        let base_key = match &base {
+            Some(Sig::Named { key, .. }) => key.as_str(),
+            _ => "",
+        };
+        let kind = if flags & 0x20 != 0 {
+            MetaKind::Interface
+        } else if base_key == "System.Enum" {
+            MetaKind::Enum
+        } else if base_key == "System.ValueType" && key != "System.Enum" {
+            MetaKind::Struct
+        } else if base_key == "System.MulticastDelegate" {
+            MetaKind::Delegate
+        } else {
+            MetaKind::Class
+        };
+        let mut interfaces = Vec::new();
+        for i in 1..=t.rows(T::InterfaceImpl) {
+            if t.cell(T::InterfaceImpl, i, 0) == Some(row)
+                && let Some(sig) = t
+                    .cell(T::InterfaceImpl, i, 1)
+                    .and_then(|c| self.coded_type(c))
+            {
+                interfaces.push(sig);
+            }
+        }
+        let mut members = Vec::new();
+        for f in t.list(T::TypeDef, row, 4, T::Field) {
+            if let Some(m) = self.field(f, kind) {
+                members.push(m);
+            }
+        }
+        for m in t.list(T::TypeDef, row, 5, T::MethodDef) {
+            if self.is_accessor.get(m as usize).copied().unwrap_or(true) {
+                continue;
+            }
+            if let Some(m) = self.method(m) {
+                members.push(m);
+            }
+        }
+        for pm in 1..=t.rows(T::PropertyMap) {
+            if t.cell(T::PropertyMap, pm, 0) == Some(row) {
+                for p in t.list(T::PropertyMap, pm, 1, T::Property) {
+                    if let Some(m) = self.property(p) {
+                        members.push(m);
+                    }
+                }
+            }
+        }
+        Some(MetaType {
+            key,
+            outer,
+            kind,
+            is_abstract: flags & 0x80 != 0,
+            is_sealed: flags & 0x100 != 0,
+            type_params: self.generic_names(T::TypeDef, row),
+            base: base.filter(|_| kind == MetaKind::Class),
+            interfaces,
+            members,
+            attrs: self.attrs_of(T::TypeDef, row),
+        })
+    }
+
+    fn coded_type(&self, coded: u32) -> Option<Sig> {
+        let (table, row) = Coded::TypeDefOrRef.decode(coded)?;
+        match table {
+            T::TypeSpec => {
+                let blob = self.t.blob(self.t.cell(T::TypeSpec, row, 0)?)?;
+                SigReader::new(self.t, blob).ty(0)
+            }
+            _ => Some(Sig::Named {
+                key: type_key(self.t, table, row, 0)?,
+                args: Vec::new(),
+            }),
+        }
+    }
+
+    fn field(&self, row: u32, kind: MetaKind) -> Option<MetaMember> {
+        let t = self.t;
+        let flags = t.cell(T::Field, row, 0)?;
+        let name = t.string(t.cell(T::Field, row, 1)?)?;
+        let access = access(flags)?;
+        let is_static = flags & 0x10 != 0;
+        let is_const = flags & 0x40 != 0;
+        if kind == MetaKind::Enum {
+            return (is_static && is_const).then(|| MetaMember::EnumValue(name.to_string()));
+        }
+        let ty = SigReader::new(t, t.blob(t.cell(T::Field, row, 2)?)?).field()?;
+        Some(MetaMember::Field {
+            name: name.to_string(),
+            ty,
+            access,
+            is_static,
+            is_const,
+            attrs: self.attrs_of(T::Field, row),
+        })
+    }
+
+    fn params(&self, method: u32, sig: &MethodSig) -> (Vec<MetaParam>, Vec<MetaAttr>) {
+        let t = self.t;
+        let mut params: Vec<MetaParam> = sig
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| MetaParam {
+                name: format!("p{i}"),
+                ty: ty.clone(),
+                is_out: false,
+                is_in: false,
+                is_params: false,
+                default: None,
+                attrs: Vec::new(),
+            })
+            .collect();
+        let mut ret_attrs = Vec::new();
+        for p in t.list(T::MethodDef, method, 5, T::Param) {
+            let (Some(flags), Some(seq)) = (t.cell(T::Param, p, 0), t.cell(T::Param, p, 1)) else {
+                continue;
+            };
+            let attrs = self.attrs_of(T::Param, p);
+            if seq == 0 {
+                ret_attrs = attrs;
+                continue;
+            }
+            let Some(param) = params.get_mut(seq as usize - 1) else {
+                continue;
+            };
+            if let Some(name) = t.cell(T::Param, p, 2).and_then(|s| t.string(s))
+                && !name.is_empty()
+            {
+                param.name = name.to_string();
+            }
+            let by_ref = matches!(param.ty, Sig::ByRef(_));
+            param.is_out = by_ref && flags & 0x2 != 0 && flags & 0x1 == 0;
+            param.is_in = by_ref && Self::has_attr(&attrs, "IsReadOnly");
+            param.is_params = Self::has_attr(&attrs, "ParamArray");
+            if flags & 0x1010 != 0 {
+                param.default = Some(self.constant(p, &param.ty));
+            }
+            param.attrs = attrs;
+        }
+        (params, ret_attrs)
+    }
+
+    /// A parameter's default value as C#.
+    fn constant(&self, param: u32, ty: &Sig) -> String {
+        let value = self
+            .constants
+            .get(&param)
+            .and_then(|&(kind, blob)| Some((kind, self.t.blob(blob)?)));
+        match (value, ty) {
+            (Some((0x02, [b, ..])), _) => if *b != 0 { "true" } else { "false" }.into(),
+            (Some((0x08, b)), Sig::Keyword("int")) if b.len() == 4 => {
+                i32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string()
+            }
+            (Some((0x12, _)), _) => "null".into(),
+            _ => "default".into(),
+        }
+    }
+
+    fn method(&self, row: u32) -> Option<MetaMember> {
+        let t = self.t;
+        let flags = t.cell(T::MethodDef, row, 2)?;
+        let access = access(flags)?;
+        let name = t.string(t.cell(T::MethodDef, row, 3)?)?;
+        if name == ".cctor" || (flags & 0x800 != 0 && name != ".ctor" && !name.starts_with("op_")) {
+            return None;
+        }
+        let sig = SigReader::new(t, t.blob(t.cell(T::MethodDef, row, 4)?)?).method()?;
+        let (params, ret_attrs) = self.params(row, &sig);
+        let attrs = self.attrs_of(T::MethodDef, row);
+        let is_virtual = flags & 0x40 != 0;
+        let new_slot = flags & 0x100 != 0;
+        Some(MetaMember::Method {
+            name: name.to_string(),
+            access,
+            is_static: flags & 0x10 != 0,
+            is_abstract: flags & 0x400 != 0,
+            is_virtual: is_virtual && new_slot && flags & 0x20 == 0,
+            is_override: is_virtual && !new_slot,
+            is_extension: Self::has_attr(&attrs, "Extension"),
+            type_params: self.generic_names(T::MethodDef, row),
+            ret: sig.ret,
+            ret_attrs,
+            params,
+            attrs,
+        })
+    }
+
+    fn property(&self, row: u32) -> Option<MetaMember> {
+        let t = self.t;
+        let name = t.string(t.cell(T::Property, row, 1)?)?;
+        let sig = SigReader::new(t, t.blob(t.cell(T::Property, row, 2)?)?).method()?;
+        let (getter, setter) = self.accessors.get(&row).copied().unwrap_or_default();
+        let visible =
+            |m: Option<u32>| m.and_then(|m| Some((m, access(t.cell(T::MethodDef, m, 2)?)?)));
+        let (get, set) = (visible(getter), visible(setter));
+        let (first, _) = get.or(set)?;
+        let access = match (get, set) {
+            (Some((_, Access::Public)), _) | (_, Some((_, Access::Public))) => Access::Public,
+            _ => Access::Protected,
+        };
+        let flags = t.cell(T::MethodDef, first, 2)?;
+        // An indexer's parameters are the getter's (or the setter's but its value).
+        let params = match get {
+            Some((g, _)) => {
+                let gsig = SigReader::new(t, t.blob(t.cell(T::MethodDef, g, 4)?)?).method()?;
+                self.params(g, &gsig).0
+            }
+            None => {
+                let ssig = SigReader::new(t, t.blob(t.cell(T::MethodDef, first, 4)?)?).method()?;
+                let mut p = self.params(first, &ssig).0;
+                p.pop();
+                p
+            }
+        };
+        Some(MetaMember::Property {
+            name: name.to_string(),
+            ty: sig.ret,
+            access,
+            is_static: flags & 0x10 != 0,
+            params,
+            get: get.is_some(),
+            set: set.is_some(),
+            attrs: self.attrs_of(T::Property, row),
+        })
+    }
+}
+
+/// Public or protected from a member's flags; `None` for the others.
+fn access(flags: u32) -> Option<Access> {
+    match flags & 7 {
+        6 => Some(Access::Public),
+        4 | 5 => Some(Access::Protected),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIXTURE: &[u8] = include_bytes!("../../../cli/tests/fixtures/metadata/Acme.Client.dll");
+
+    #[test]
+    fn reads_types_members_signatures_and_spec_attributes() {
+        let asm = read(FIXTURE).unwrap();
+        let keys: Vec<&str> = asm.types.iter().map(|t| t.key.as_str()).collect();
+        assert!(keys.contains(&"Acme.Client.Connection"), "{keys:?}");
+        let conn = asm
+            .types
+            .iter()
+            .find(|t| t.key == "Acme.Client.Connection")
+            .unwrap();
+        assert_eq!(conn.kind, MetaKind::Class);
+        assert!(conn.is_sealed);
+        assert_eq!(
+            conn.interfaces,
+            vec![Sig::Named {
+                key: "System.IDisposable".into(),
+                args: vec![]
+            }]
+        );
+        let pool = asm
+            .types
+            .iter()
+            .find(|t| t.key == "Acme.Client.Pool")
+            .unwrap();
+        let borrow = pool.members.iter().find_map(|m| match m {
+            MetaMember::Method {
+                name, ret, attrs, ..
+            } if name == "Borrow" => Some((ret, attrs)),
+            _ => None,
+        });
+        // `[NotOwning]` on the method, as written in the library's source.
+        let (ret, attrs) = borrow.unwrap();
+        assert!(matches!(ret, Sig::Named { key, .. } if key == "Acme.Client.Connection"));
+        assert_eq!(attrs[0].name, "NotOwning");
+        let factory = asm
+            .types
+            .iter()
+            .find(|t| t.key == "Acme.Client.ConnectionFactory")
+            .unwrap();
+        assert!(factory.is_abstract && factory.is_sealed, "a static class");
+        let (text, count) = stubs::generate(&[&asm], &|n| n == "Pool", &Default::default());
+        assert_eq!(count, 2, "{text}");
+        assert!(
+            text.contains("[NotOwning] public global::Acme.Client.Connection Borrow();"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_truncation_is_an_error_not_a_panic() {
+        for cut in 0..FIXTURE.len() {
+            let _ = read(&FIXTURE[..cut]);
+        }
+        assert!(read(&FIXTURE[..0x300]).unwrap_err().contains("truncated"));
+        assert!(read(b"MZ").is_err());
+    }
+}

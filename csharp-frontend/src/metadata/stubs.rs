@@ -1,0 +1,578 @@
+//! Referenced assemblies' types as C# declarations, for the parser and the
+//! indexer: only the types the sources name (by simple name) and what their
+//! declarations need (enclosing types, bases, interfaces, member signatures),
+//! never a type the library model defines (the model wins where it says
+//! something).
+
+use std::fmt::Write;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam, MetaType, Sig};
+
+/// The C# text of the types `wanted` selects from `assemblies`, skipping the
+/// keys in `model` (and the types nested in them); the first assembly that
+/// defines a key wins. Returns the text and how many types it declares.
+pub fn generate(
+    assemblies: &[&Assembly],
+    wanted: &dyn Fn(&str) -> bool,
+    model: &FxHashSet<String>,
+) -> (String, usize) {
+    let mut by_key: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+    for (a, asm) in assemblies.iter().enumerate() {
+        for (t, ty) in asm.types.iter().enumerate() {
+            by_key.entry(ty.key.as_str()).or_insert((a, t));
+        }
+    }
+    let skipped = |key: &str| {
+        let mut k = key;
+        loop {
+            if model.contains(k) {
+                return true;
+            }
+            match k.rfind('+') {
+                Some(i) => k = &k[..i],
+                None => return false,
+            }
+        }
+    };
+    // The closure of the wanted types over what their declarations name:
+    // the members of a type only a signature names are declared, but the
+    // types they name in turn are not followed (they stay unknown).
+    let mut selected: FxHashSet<(usize, usize)> = FxHashSet::default();
+    let mut followed: FxHashSet<(usize, usize)> = FxHashSet::default();
+    let mut work: Vec<((usize, usize), bool)> = Vec::new();
+    for (a, asm) in assemblies.iter().enumerate() {
+        for (t, ty) in asm.types.iter().enumerate() {
+            if wanted(simple_name(&ty.key)) && by_key.get(ty.key.as_str()) == Some(&(a, t)) {
+                work.push(((a, t), true));
+            }
+        }
+    }
+    while let Some((at, follow)) = work.pop() {
+        let ty = &assemblies[at.0].types[at.1];
+        if skipped(&ty.key) {
+            continue;
+        }
+        let new = selected.insert(at);
+        let follow_now = follow && followed.insert(at);
+        if !new && !follow_now {
+            continue;
+        }
+        let mut keys = Vec::new();
+        ty.base
+            .iter()
+            .chain(&ty.interfaces)
+            .for_each(|s| sig_keys(s, &mut keys));
+        if let Some(o) = ty.outer {
+            work.push(((at.0, o), follow));
+        }
+        work.extend(
+            keys.iter()
+                .filter_map(|k| Some((*by_key.get(k.as_str())?, follow))),
+        );
+        if follow_now {
+            let mut keys = Vec::new();
+            for m in &ty.members {
+                member_keys(m, &mut keys);
+            }
+            work.extend(
+                keys.iter()
+                    .filter_map(|k| Some((*by_key.get(k.as_str())?, false))),
+            );
+        }
+    }
+    let mut out = String::new();
+    let mut count = 0;
+    for (a, asm) in assemblies.iter().enumerate() {
+        let mut nested: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        let mut top = Vec::new();
+        for t in 0..asm.types.len() {
+            if !selected.contains(&(a, t)) {
+                continue;
+            }
+            count += 1;
+            match asm.types[t].outer {
+                Some(o) => nested.entry(o).or_default().push(t),
+                None => top.push(t),
+            }
+        }
+        for t in top {
+            let ty = &asm.types[t];
+            let ns = ty.key.rsplit_once('.').map_or("", |(ns, _)| ns);
+            let mut decl = String::new();
+            if write_type(asm, t, &nested, 0, &mut decl).is_none() {
+                continue;
+            }
+            if ns.is_empty() {
+                out.push_str(&decl);
+            } else {
+                let _ = writeln!(out, "namespace {ns} {{\n{decl}}}");
+            }
+        }
+    }
+    (out, count)
+}
+
+/// `Outer`1+Inner` -> `Inner`; ``List`1`` -> `List`.
+fn simple_name(key: &str) -> &str {
+    let last = key.rsplit(['.', '+']).next().unwrap_or(key);
+    last.split('`').next().unwrap_or(last)
+}
+
+fn sig_keys(sig: &Sig, out: &mut Vec<String>) {
+    match sig {
+        Sig::Named { key, args } => {
+            out.push(key.clone());
+            args.iter().for_each(|a| sig_keys(a, out));
+        }
+        Sig::Array(e, _) | Sig::Pointer(e) | Sig::ByRef(e) => sig_keys(e, out),
+        _ => {}
+    }
+}
+
+fn member_keys(m: &MetaMember, out: &mut Vec<String>) {
+    match m {
+        MetaMember::Field { ty, .. } => sig_keys(ty, out),
+        MetaMember::EnumValue(_) => {}
+        MetaMember::Method { ret, params, .. } => {
+            sig_keys(ret, out);
+            params.iter().for_each(|p| sig_keys(&p.ty, out));
+        }
+        MetaMember::Property { ty, params, .. } => {
+            sig_keys(ty, out);
+            params.iter().for_each(|p| sig_keys(&p.ty, out));
+        }
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "abstract",
+    "as",
+    "base",
+    "bool",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "checked",
+    "class",
+    "const",
+    "continue",
+    "decimal",
+    "default",
+    "delegate",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "event",
+    "explicit",
+    "extern",
+    "false",
+    "finally",
+    "fixed",
+    "float",
+    "for",
+    "foreach",
+    "goto",
+    "if",
+    "implicit",
+    "in",
+    "int",
+    "interface",
+    "internal",
+    "is",
+    "lock",
+    "long",
+    "namespace",
+    "new",
+    "null",
+    "object",
+    "operator",
+    "out",
+    "override",
+    "params",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "ref",
+    "return",
+    "sbyte",
+    "sealed",
+    "short",
+    "sizeof",
+    "stackalloc",
+    "static",
+    "string",
+    "struct",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "uint",
+    "ulong",
+    "unchecked",
+    "unsafe",
+    "ushort",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
+];
+
+/// A metadata name as a C# identifier; `None` for names C# cannot spell
+/// (compiler-generated ones).
+fn ident(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !(first.is_alphabetic() || first == '_') || !chars.all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some(if KEYWORDS.contains(&name) {
+        format!("@{name}")
+    } else {
+        name.to_string()
+    })
+}
+
+struct Ctx<'a> {
+    type_params: &'a [String],
+    method_params: &'a [String],
+}
+
+fn render(sig: &Sig, cx: &Ctx<'_>) -> Option<String> {
+    Some(match sig {
+        Sig::Keyword(k) => (*k).to_string(),
+        Sig::Named { key, args } => {
+            let (ns, rest) = match key.split('+').next().and_then(|top| top.rsplit_once('.')) {
+                Some((ns, _)) => (ns, &key[ns.len() + 1..]),
+                None => ("", key.as_str()),
+            };
+            let mut s = String::from("global::");
+            if !ns.is_empty() {
+                s.push_str(ns);
+                s.push('.');
+            }
+            let mut args = args.iter();
+            for (i, seg) in rest.split('+').enumerate() {
+                if i > 0 {
+                    s.push('.');
+                }
+                let (name, arity) = match seg.split_once('`') {
+                    Some((n, a)) => (n, a.parse::<usize>().ok()?),
+                    None => (seg, 0),
+                };
+                s.push_str(&ident(name)?);
+                if arity > 0 {
+                    let own: Vec<String> = args
+                        .by_ref()
+                        .take(arity)
+                        .map(|a| render(a, cx))
+                        .collect::<Option<_>>()?;
+                    if own.len() != arity {
+                        return None;
+                    }
+                    let _ = write!(s, "<{}>", own.join(", "));
+                }
+            }
+            s
+        }
+        Sig::TypeParam(n) => ident(cx.type_params.get(*n as usize)?)?,
+        Sig::MethodParam(n) => ident(cx.method_params.get(*n as usize)?)?,
+        Sig::Array(e, rank) => format!("{}[{}]", render(e, cx)?, ",".repeat(*rank as usize - 1)),
+        Sig::Pointer(_) => "nint".to_string(),
+        Sig::ByRef(e) => render(e, cx)?,
+        Sig::Unsupported => "object".to_string(),
+    })
+}
+
+fn string_literal(s: &str) -> Option<String> {
+    if s.chars().any(char::is_control) {
+        return None;
+    }
+    Some(format!(
+        "\"{}\"",
+        s.replace('\\', "\\\\").replace('"', "\\\"")
+    ))
+}
+
+/// The spec attributes of a declaration as C# (`[Owning] `), with a target (`return: `).
+fn attrs(list: &[MetaAttr], target: &str) -> String {
+    let mut out = String::new();
+    for a in list {
+        if matches!(a.name.as_str(), "ParamArray" | "Extension" | "IsReadOnly") {
+            continue;
+        }
+        // An attribute whose arguments could not be read would say something else.
+        let Some(args) = &a.args else { continue };
+        let mut rendered = Vec::new();
+        for arg in args {
+            match arg {
+                AttrArg::Bool(b) => rendered.push(b.to_string()),
+                AttrArg::Str(Some(s)) => match string_literal(s) {
+                    Some(l) => rendered.push(l),
+                    None => continue,
+                },
+                AttrArg::Str(None) => rendered.push("null".into()),
+                AttrArg::Strings(items) => {
+                    rendered.extend(items.iter().flatten().filter_map(|s| string_literal(s)))
+                }
+            }
+        }
+        let _ = if rendered.is_empty() {
+            write!(out, "[{target}{}] ", a.name)
+        } else {
+            write!(out, "[{target}{}({})] ", a.name, rendered.join(", "))
+        };
+    }
+    out
+}
+
+fn params(list: &[MetaParam], extension: bool, cx: &Ctx<'_>) -> Option<String> {
+    let mut out = Vec::new();
+    for (i, p) in list.iter().enumerate() {
+        let mut s = attrs(&p.attrs, "");
+        if extension && i == 0 {
+            s.push_str("this ");
+        }
+        if p.is_params {
+            s.push_str("params ");
+        }
+        if matches!(p.ty, Sig::ByRef(_)) {
+            s.push_str(if p.is_out {
+                "out "
+            } else if p.is_in {
+                "in "
+            } else {
+                "ref "
+            });
+        }
+        let name = ident(&p.name).unwrap_or_else(|| format!("p{i}"));
+        let _ = write!(s, "{} {name}", render(&p.ty, cx)?);
+        if let Some(d) = &p.default {
+            let _ = write!(s, " = {d}");
+        }
+        out.push(s);
+    }
+    Some(out.join(", "))
+}
+
+fn type_params_of(names: &[String]) -> Option<String> {
+    if names.is_empty() {
+        return Some(String::new());
+    }
+    let names: Vec<String> = names.iter().map(|n| ident(n)).collect::<Option<_>>()?;
+    Some(format!("<{}>", names.join(", ")))
+}
+
+fn write_type(
+    asm: &Assembly,
+    t: usize,
+    nested: &FxHashMap<usize, Vec<usize>>,
+    depth: usize,
+    out: &mut String,
+) -> Option<()> {
+    let ty: &MetaType = &asm.types[t];
+    let outer_arity = ty.outer.map_or(0, |o| asm.types[o].type_params.len());
+    let own = ty.type_params.get(outer_arity..).unwrap_or(&[]);
+    let seg = ty.key.rsplit(['.', '+']).next()?;
+    let name = ident(seg.split('`').next()?)?;
+    let cx = Ctx {
+        type_params: &ty.type_params,
+        method_params: &[],
+    };
+    let tps = type_params_of(own)?;
+    let access = "public ";
+    let modifiers = match ty.kind {
+        MetaKind::Class if ty.is_abstract && ty.is_sealed => "static ",
+        MetaKind::Class if ty.is_abstract => "abstract ",
+        MetaKind::Class if ty.is_sealed => "sealed ",
+        _ => "",
+    };
+    let head = attrs(&ty.attrs, "");
+    match ty.kind {
+        MetaKind::Delegate => {
+            let invoke = ty.members.iter().find_map(|m| match m {
+                MetaMember::Method {
+                    name,
+                    ret,
+                    params: ps,
+                    ..
+                } if name == "Invoke" => Some((ret, ps)),
+                _ => None,
+            })?;
+            let _ = writeln!(
+                out,
+                "{head}{access}delegate {} {name}{tps}({});",
+                render(invoke.0, &cx)?,
+                params(invoke.1, false, &cx)?
+            );
+            return Some(());
+        }
+        MetaKind::Enum => {
+            let values: Vec<String> = ty
+                .members
+                .iter()
+                .filter_map(|m| match m {
+                    MetaMember::EnumValue(v) => ident(v),
+                    _ => None,
+                })
+                .collect();
+            let _ = writeln!(out, "{head}{access}enum {name} {{ {} }}", values.join(", "));
+            return Some(());
+        }
+        _ => {}
+    }
+    let keyword = match ty.kind {
+        MetaKind::Interface => "interface",
+        MetaKind::Struct => "struct",
+        _ => "class",
+    };
+    let bases: Vec<String> = ty
+        .base
+        .iter()
+        .filter(|b| !matches!(b, Sig::Named { key, .. } if key == "System.Object"))
+        .chain(&ty.interfaces)
+        .filter_map(|b| render(b, &cx))
+        .collect();
+    let _ = write!(out, "{head}{access}{modifiers}{keyword} {name}{tps}");
+    if !bases.is_empty() {
+        let _ = write!(out, " : {}", bases.join(", "));
+    }
+    out.push_str(" {\n");
+    let interface = ty.kind == MetaKind::Interface;
+    for m in &ty.members {
+        if let Some(line) = member(m, &name, interface, &cx) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    for &n in nested.get(&t).into_iter().flatten() {
+        if depth < 32 {
+            let mut inner = String::new();
+            if write_type(asm, n, nested, depth + 1, &mut inner).is_some() {
+                out.push_str(&inner);
+            }
+        }
+    }
+    out.push_str("}\n");
+    Some(())
+}
+
+fn member(m: &MetaMember, type_name: &str, interface: bool, cx: &Ctx<'_>) -> Option<String> {
+    let access = |a: Access| match a {
+        Access::Public => "public ",
+        Access::Protected => "protected ",
+    };
+    match m {
+        MetaMember::EnumValue(_) => None,
+        MetaMember::Field {
+            name,
+            ty,
+            access: a,
+            is_static,
+            is_const,
+            attrs: at,
+        } => Some(format!(
+            "{}{}{}{} {};",
+            attrs(at, ""),
+            access(*a),
+            if *is_const {
+                "static readonly "
+            } else if *is_static {
+                "static "
+            } else {
+                ""
+            },
+            render(ty, cx)?,
+            ident(name)?
+        )),
+        MetaMember::Method {
+            name,
+            access: a,
+            is_static,
+            is_abstract,
+            is_virtual,
+            is_override,
+            is_extension,
+            type_params,
+            ret,
+            ret_attrs,
+            params: ps,
+            attrs: at,
+        } => {
+            let mcx = Ctx {
+                type_params: cx.type_params,
+                method_params: type_params,
+            };
+            if name == ".ctor" {
+                return Some(format!(
+                    "{}{}{type_name}({});",
+                    attrs(at, ""),
+                    access(*a),
+                    params(ps, false, &mcx)?
+                ));
+            }
+            let modifiers = if *is_static {
+                "static "
+            } else if interface {
+                ""
+            } else if *is_abstract {
+                "abstract "
+            } else if *is_override {
+                "override "
+            } else if *is_virtual {
+                "virtual "
+            } else {
+                ""
+            };
+            let ret_text = match ret {
+                Sig::ByRef(_) => format!("ref {}", render(ret, &mcx)?),
+                _ => render(ret, &mcx)?,
+            };
+            Some(format!(
+                "{}{}{}{modifiers}{ret_text} {}{}({});",
+                attrs(at, ""),
+                attrs(ret_attrs, "return: "),
+                access(*a),
+                ident(name)?,
+                type_params_of(type_params)?,
+                params(ps, *is_extension, &mcx)?
+            ))
+        }
+        MetaMember::Property {
+            name,
+            ty,
+            access: a,
+            is_static,
+            params: ps,
+            get,
+            set,
+            attrs: at,
+        } => {
+            let accessors = format!(
+                "{{ {}{}}}",
+                if *get { "get; " } else { "" },
+                if *set { "set; " } else { "" }
+            );
+            let head = format!(
+                "{}{}{}{}",
+                attrs(at, ""),
+                access(*a),
+                if *is_static { "static " } else { "" },
+                render(ty, cx)?
+            );
+            Some(if ps.is_empty() {
+                format!("{head} {} {accessors}", ident(name)?)
+            } else {
+                format!("{head} this[{}] {accessors}", params(ps, false, cx)?)
+            })
+        }
+    }
+}

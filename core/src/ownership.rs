@@ -267,6 +267,63 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
         });
         program.fields[g.index()].ownership_flag = Some(owned);
     }
+    chain_ownership_conditions(program, bodies);
+}
+
+/// A constructor that passes one of its `bool` parameters on as the condition
+/// of the `this(..)` it calls owns under the same condition (`Holder(Stream s,
+/// bool owns) : this(s, owns, null)`), along chains of any length.
+fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
+    loop {
+        let mut found: Vec<(crate::program::MethodId, u32, bool)> = Vec::new();
+        for body in bodies.iter() {
+            let Some(m) = body.method else { continue };
+            if program
+                .get_method(m)
+                .is_none_or(|md| !md.is_constructor() || md.ownership_condition.is_some())
+            {
+                continue;
+            }
+            for node in &body.nodes {
+                let Stmt::Call(call) = &node.stmt else {
+                    continue;
+                };
+                let (CallKind::ThisConstructor, Callee::Method(d)) = (call.kind, &call.callee)
+                else {
+                    continue;
+                };
+                let Some(cond) = program
+                    .get_method(*d)
+                    .and_then(|d| d.ownership_condition.as_ref())
+                else {
+                    continue;
+                };
+                let passed = call
+                    .args
+                    .iter()
+                    .find(|a| a.param == Some(cond.param))
+                    .and_then(|a| a.value.var());
+                if let Some(&VarKind::Param(q)) = passed.map(|v| &body.var(v).kind) {
+                    found.push((m, q, cond.holds_when));
+                }
+            }
+        }
+        if found.is_empty() {
+            return;
+        }
+        for (m, q, holds_when) in found {
+            let md = &mut program.methods[m.index()];
+            let default = match md.params.get(q as usize).and_then(|p| p.default.as_ref()) {
+                Some(crate::program::Const::Bool(b)) => Some(*b),
+                _ => None,
+            };
+            md.ownership_condition = Some(OwnershipCondition {
+                param: q,
+                holds_when,
+                default,
+            });
+        }
+    }
 }
 
 /// The value of `this.g` under which `body` disposes the fields `given`,

@@ -9,7 +9,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Body, Call, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
+use crate::ir::{Body, Call, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ, VarId, VarKind};
 use crate::program::{Const, FieldId, OwnershipCondition, ParamMode, Program};
 
 /// A field as an access-path component: a resolved field, or an unresolved
@@ -141,6 +141,17 @@ pub enum Condition {
 
 /// Decides the callee's [`OwnershipCondition`] at a call site. `known` gives
 /// the value of a `bool` variable right before the call, if known.
+/// In a constructor that owns only under a condition on one of its
+/// parameters (`Holder(s, owns) : this(s, owns, null)`), the value of that
+/// parameter under which it owns: the case its specs speak of.
+pub fn own_condition_value(program: &Program, body: &Body, var: VarId) -> Option<bool> {
+    let cond = program
+        .get_method(body.method?)?
+        .ownership_condition
+        .as_ref()?;
+    (body.var(var).kind == VarKind::Param(cond.param)).then_some(cond.holds_when)
+}
+
 pub fn condition_at(
     program: &Program,
     call: &Call,

@@ -5,7 +5,7 @@
 // argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
 // disposal is verified assuming the wrapper owns. Where the flag says the wrapper
 // does not own, dropping the field's value (`stream = null`) loses nothing.
-// cases: 13
+// cases: 16
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -177,5 +177,51 @@ public static class OwningReaderUse
         using var stream = File.OpenRead(path);
         using var r = new OwningReader(stream);
         return r.Next();
+    }
+}
+
+// CASE: constructors that pass their own flag on through `this(..)` own under the same
+// condition, over any number of hops; one fixing the flag to `true` owns outright.
+public sealed class ChainedHolder : IDisposable
+{
+    private readonly Stream _first;
+    private readonly Stream? _second;
+    private readonly bool _owns;
+
+    public ChainedHolder(Stream first, Stream? second) : this(first, second, owns: true) { }
+
+    public ChainedHolder(Stream first, Stream? second, bool owns) : this(first, second, owns, null) { }
+
+    internal ChainedHolder(Stream first, Stream? second, bool owns, object? tag)
+    {
+        _first = first;
+        _second = second;
+        _owns = owns;
+    }
+
+    public void Dispose()
+    {
+        if (!_owns)
+        {
+            return;
+        }
+        _first.Dispose();
+        _second?.Dispose();
+    }
+}
+
+public static class ChainedHolderUsers
+{
+    // CASE: the owning constructor takes both streams.
+    public static ChainedHolder Owning(string a, string b) =>
+        new ChainedHolder(File.OpenRead(a), File.OpenRead(b));
+
+    // CASE: `owns: false` leaves them to the caller, which forgets one.
+    public static int Borrowing(string a, string b)
+    {
+        using var first = File.OpenRead(a);
+        var second = File.OpenRead(b); // expect: RLC0001
+        using var h = new ChainedHolder(first, second, owns: false);
+        return first.ReadByte();
     }
 }

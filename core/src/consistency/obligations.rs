@@ -260,7 +260,7 @@ impl Engine<'_, '_> {
             let wraps = !wrapped_by(program, call).is_empty()
                 || method.is_some_and(|m| m.params.iter().any(|p| p.must_call_alias.is_some()));
             let aliased =
-                wraps && condition_at(program, call, |v| cx.bools.before(n, v)) == Condition::Holds;
+                wraps && condition_at(program, call, |v| cx.bool_before(n, v)) == Condition::Holds;
             if !aliased && let Some(ob) = cx.types.of_call_result(program, call) {
                 let ty = match call.kind {
                     CallKind::New => call.new_type.or(call.ty.ty),

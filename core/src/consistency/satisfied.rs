@@ -446,7 +446,7 @@ impl Engine<'_, '_> {
                 continue;
             }
             let cond = condition
-                .get_or_insert_with(|| condition_at(program, call, |v| cx.bools.before(n, v)))
+                .get_or_insert_with(|| condition_at(program, call, |v| cx.bool_before(n, v)))
                 .clone();
             if let Condition::Unknown(name) = &cond
                 && (takes || wraps)

@@ -184,6 +184,16 @@ impl<'a> BodyFacts<'a> {
         self.pf
     }
 
+    /// The value of the `bool` variable `var` right before `node`, if known: a
+    /// tracked flag's, or, in a constructor that owns only under a condition on
+    /// one of its parameters (`Holder(s, owns) : this(s, owns, null)`), the
+    /// value under which it owns, the case its specs speak of.
+    pub fn bool_before(&self, node: NodeId, var: VarId) -> Option<bool> {
+        self.bools
+            .before(node, var)
+            .or_else(|| crate::resource_alias::own_condition_value(self.program, self.body, var))
+    }
+
     /// The called-methods facts of the call at `node` (empty for other statements).
     pub fn called(&self, node: NodeId) -> &[CalledMethod<'a>] {
         self.called.get(node.index()).map_or(&[], Vec::as_slice)

@@ -10,7 +10,7 @@ use crate::facts::{AliasClasses, ValueSource, defined_vars};
 use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::program::{Const, FieldId, MethodId, Program, Target};
-use crate::resource_alias::{Condition, condition_at};
+use crate::resource_alias::{Condition, condition_at, own_condition_value};
 
 /// One use of an alias class that may discharge or transfer its obligation.
 #[derive(Clone, Debug)]
@@ -120,7 +120,7 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                     }
                     // Arguments handed to `[Owning]` parameters (unless `leaveOpen`-like
                     // arguments say otherwise).
-                    let holds = condition_holds(program, call);
+                    let holds = condition_holds(program, body, call);
                     for a in &call.args {
                         let (Some(p), Some(v)) = (a.param, a.value.var()) else {
                             continue;
@@ -170,7 +170,9 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
 }
 
 /// Whether the call's ownership condition (`leaveOpen: false`, `disposeHandler:
-/// true`) holds as written; a value not known from the call itself does not.
-fn condition_holds(program: &Program, call: &crate::ir::Call) -> bool {
-    condition_at(program, call, |_| None) == Condition::Holds
+/// true`) holds as written, or as the body's own ownership condition says when
+/// the body passes that parameter on; another value not known from the call
+/// itself does not.
+fn condition_holds(program: &Program, body: &Body, call: &crate::ir::Call) -> bool {
+    condition_at(program, call, |v| own_condition_value(program, body, v)) == Condition::Holds
 }

@@ -13,7 +13,7 @@ use toml::Spanned;
 mod name;
 mod synth;
 
-pub use name::{NameSegment, TypeName, is_identifier};
+pub use name::{NameSegment, TypeName, is_identifier, is_keyword};
 pub use synth::{CSharpSource, Location, Piece, PieceOrigin};
 
 /// One model file (or the library part of a user's `rlc-sharp.toml`).

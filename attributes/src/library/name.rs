@@ -143,6 +143,12 @@ pub fn is_identifier(text: &str) -> bool {
         && !KEYWORDS.contains(&text)
 }
 
+/// Whether `word` is one of C#'s reserved keywords (which an identifier
+/// spells with `@`).
+pub fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
 const KEYWORDS: [&str; 77] = [
     "abstract",
     "as",

@@ -38,8 +38,9 @@ pub struct ProgramFacts<'p> {
     /// The body implementing each method.
     body_of: FxHashMap<MethodId, BodyId>,
     /// Parameterless instance methods that test and set an idempotence flag
-    /// ([`ownership::is_flag_test`]).
-    flag_tests: FxHashSet<MethodId>,
+    /// ([`ownership::is_flag_test`]), found on first use: inference builds
+    /// these facts several times a round and seldom asks.
+    flag_tests: std::sync::OnceLock<FxHashSet<MethodId>>,
 }
 
 impl<'p> ProgramFacts<'p> {
@@ -49,22 +50,27 @@ impl<'p> ProgramFacts<'p> {
             .filter_map(|(id, b)| Some((b.method?, id)))
             .filter(|(m, _)| program.get_method(*m).is_some())
             .collect();
-        let flag_tests = bodies
-            .iter()
-            .filter_map(|b| {
-                let m = b.method?;
-                let d = program.get_method(m)?;
-                let eligible = !d.is_static && !d.is_virtual && d.params.is_empty();
-                (eligible && ownership::is_flag_test(program, b)).then_some(m)
-            })
-            .collect();
         ProgramFacts {
             program,
             bodies,
             types: MustCallTypes::compute(program),
             body_of,
-            flag_tests,
+            flag_tests: std::sync::OnceLock::new(),
         }
+    }
+
+    fn flag_tests(&self) -> &FxHashSet<MethodId> {
+        self.flag_tests.get_or_init(|| {
+            self.bodies
+                .iter()
+                .filter_map(|b| {
+                    let m = b.method?;
+                    let d = self.program.get_method(m)?;
+                    let eligible = !d.is_static && !d.is_virtual && d.params.is_empty();
+                    (eligible && ownership::is_flag_test(self.program, b)).then_some(m)
+                })
+                .collect()
+        })
     }
 
     /// The body implementing `method`, if the program has it.
@@ -121,7 +127,7 @@ impl<'p> ProgramFacts<'p> {
         // flags (`leaveOpen`) as saying it owns.
         seeds.extend(ownership::flag_loads(self.program, body));
         seeds.extend(ownership::idempotence_flag_loads(body));
-        seeds.extend(ownership::flag_test_results(body, &self.flag_tests));
+        seeds.extend(ownership::flag_test_results(body, self.flag_tests()));
         self.body_facts(id, &seeds)
     }
 }

@@ -417,15 +417,7 @@ impl State {
     /// implementation in the program takes: a caller of the declaration hands
     /// the value on as a caller of any implementation does.
     fn owning_params_of_declarations(&mut self, types: &MustCallTypes) {
-        let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
-        for (id, md) in self.p.methods.iter().enumerate() {
-            for o in &md.overrides {
-                implementations
-                    .entry(*o)
-                    .or_default()
-                    .push(MethodId(id as u32));
-            }
-        }
+        let implementations = self.implementations();
         let mut found: Vec<(MethodId, u32, Span)> = Vec::new();
         for (m, impls) in &implementations {
             let md = self.p.method(*m);
@@ -569,6 +561,20 @@ impl State {
                 span,
             );
         }
+    }
+
+    /// The overrides and implementations of each method the program has.
+    fn implementations(&self) -> FxHashMap<MethodId, Vec<MethodId>> {
+        let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
+        for (i, md) in self.p.methods.iter().enumerate() {
+            for o in &md.overrides {
+                implementations
+                    .entry(*o)
+                    .or_default()
+                    .push(MethodId(i as u32));
+            }
+        }
+        implementations
     }
 
     /// The methods some method of the program overrides or implements.
@@ -1053,15 +1059,7 @@ impl State {
     /// if any, and every override in the program lend it (a registry's lookup,
     /// `GetBaseStream() => _stream`): a call through the base lends too.
     fn borrowed_overridden(&mut self, overridden: &FxHashSet<MethodId>, own: &OwnLending) {
-        let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
-        for (i, md) in self.p.methods.iter().enumerate() {
-            for o in &md.overrides {
-                implementations
-                    .entry(*o)
-                    .or_default()
-                    .push(MethodId(i as u32));
-            }
-        }
+        let implementations = self.implementations();
         // Where an override shows that it lends (`None`: it does not).
         let lends = |ownership: &Ownership, d: &MethodDef| match ownership {
             Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => Some(*evidence),

@@ -146,86 +146,6 @@ fn member_keys(m: &MetaMember, out: &mut Vec<String>) {
     }
 }
 
-const KEYWORDS: &[&str] = &[
-    "abstract",
-    "as",
-    "base",
-    "bool",
-    "break",
-    "byte",
-    "case",
-    "catch",
-    "char",
-    "checked",
-    "class",
-    "const",
-    "continue",
-    "decimal",
-    "default",
-    "delegate",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "event",
-    "explicit",
-    "extern",
-    "false",
-    "finally",
-    "fixed",
-    "float",
-    "for",
-    "foreach",
-    "goto",
-    "if",
-    "implicit",
-    "in",
-    "int",
-    "interface",
-    "internal",
-    "is",
-    "lock",
-    "long",
-    "namespace",
-    "new",
-    "null",
-    "object",
-    "operator",
-    "out",
-    "override",
-    "params",
-    "private",
-    "protected",
-    "public",
-    "readonly",
-    "ref",
-    "return",
-    "sbyte",
-    "sealed",
-    "short",
-    "sizeof",
-    "stackalloc",
-    "static",
-    "string",
-    "struct",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "uint",
-    "ulong",
-    "unchecked",
-    "unsafe",
-    "ushort",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-];
-
 /// A metadata name as a C# identifier; `None` for names C# cannot spell
 /// (compiler-generated ones).
 fn ident(name: &str) -> Option<String> {
@@ -234,7 +154,7 @@ fn ident(name: &str) -> Option<String> {
     if !(first.is_alphabetic() || first == '_') || !chars.all(|c| c.is_alphanumeric() || c == '_') {
         return None;
     }
-    Some(if KEYWORDS.contains(&name) {
+    Some(if rlc_attributes::library::is_keyword(name) {
         format!("@{name}")
     } else {
         name.to_string()

@@ -236,6 +236,7 @@ fn analyze(
     }
     seed_ownership_flags(&mut loaded);
     for part in &mut parts {
+        rlc_core::setters::inline_storing_setters(&mut loaded.index.program, &mut part.bodies);
         rlc_core::never_returns::cut_calls(&loaded.index.program, &mut part.bodies);
     }
     let lower = t.elapsed();

@@ -68,6 +68,12 @@ impl<'p> Checker<'p> {
             let d = rlc9004_internal_error::malformed_ir(&body.name, problem, body.span);
             return finish(vec![(d, String::new())], body.fingerprint_key());
         }
+        if body
+            .method
+            .is_some_and(|m| self.facts.program.method(m).inlined)
+        {
+            return Vec::new();
+        }
         let Some(facts) = self.facts.body_facts(id, &[]) else {
             return Vec::new();
         };

@@ -37,6 +37,7 @@ pub mod program;
 pub mod provenance;
 pub mod resource_alias;
 pub mod rules;
+pub mod setters;
 pub mod span;
 pub mod summarize;
 

@@ -354,6 +354,9 @@ pub struct MethodDef {
     /// helpers) call, on `this` (`ctor() { Init(); }`): it runs as part of
     /// construction ([`crate::construction::derive_construction_helpers`]).
     pub construction_helper: bool,
+    /// Its calls were replaced by what it does (a private setter that only
+    /// stores its value, [`crate::setters`]): its body is not checked alone.
+    pub inlined: bool,
     pub has_body: bool,
     pub span: Option<Span>,
 }
@@ -385,6 +388,7 @@ impl MethodDef {
             never_throws: false,
             is_private: false,
             construction_helper: false,
+            inlined: false,
             has_body: false,
             span: None,
         }

@@ -22,11 +22,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::cfg;
 use crate::consistency::{Verdict, verify};
 use crate::facts::{
-    BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins,
+    BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins, defined_vars,
+    reads_var,
 };
 use crate::ir::{Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
-use crate::program::{FieldId, MethodDef, MethodId, MethodKind, MustCall};
+use crate::program::{FieldId, MethodDef, MethodId, MethodKind, MustCall, ParamMode};
 use crate::resource_alias::Alias;
 
 /// The program-wide summaries.
@@ -53,7 +54,64 @@ pub fn program_with_twins(
     Summaries {
         owning_collections,
         stored_args: stored_args(pf, twins),
+        overwritten_refs: overwritten_refs(pf, twins),
     }
+}
+
+/// `ref` parameters assigned on every normal path before anything reads them
+/// (`void Assign(ref Stream s) { s = File.OpenRead(p); }`): `out` in all but
+/// the keyword.
+fn overwritten_refs(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashSet<(MethodId, u32)> {
+    let mut out = FxHashSet::default();
+    for body in pf.bodies.iter() {
+        let Some((m, def)) = body
+            .method
+            .and_then(|m| Some((m, pf.program.get_method(m)?)))
+        else {
+            continue;
+        };
+        for (i, p) in def.params.iter().enumerate() {
+            let i = i as u32;
+            if p.mode == ParamMode::Ref
+                && let Some(v) = body.param_var(i)
+                && assigned_before_read(body, v)
+            {
+                out.insert((m, i));
+            }
+        }
+    }
+    let twin_refs: Vec<(MethodId, u32)> = twins
+        .methods
+        .iter()
+        .flat_map(|&(from, to, _)| {
+            out.iter()
+                .filter(move |(m, _)| *m == from)
+                .map(move |&(_, i)| (to, i))
+        })
+        .collect();
+    out.extend(twin_refs);
+    out
+}
+
+/// Whether every path from the entry defines `v` before reading it and no
+/// normal path reaches the exit without defining it.
+fn assigned_before_read(body: &crate::ir::Body, v: VarId) -> bool {
+    let mut seen = vec![false; body.nodes.len()];
+    let mut stack = vec![body.entry];
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut seen[n.index()], true) {
+            continue;
+        }
+        let node = body.node(n);
+        if n == body.exit || reads_var(&node.stmt, v) || node.succ.tests(v) {
+            return false;
+        }
+        if defined_vars(&node.stmt).any(|d| d == v) {
+            continue;
+        }
+        stack.extend(body.successors(n));
+    }
+    true
 }
 
 /// Gives each twin method the stored arguments of the method it stands for

@@ -9,7 +9,11 @@
 // So does any method the program only calls once on an object it has just created
 // (`var r = new Reader(p); r.Open();`, also through an interface); one with no caller
 // in the program, or called twice, or called after `Dispose()`, may find the field full.
-// cases: 35
+// A `ref` argument its callee assigns before reading is written as an `out` one: the
+// value it held is lost there; a callee that reads it first may dispose or keep it.
+// A private setter that only stores its value stands for that store: the overwrite is
+// reported where the class assigns the property; a setter others call reports it itself.
+// cases: 44
 using System;
 using System.IO;
 using System.Threading;
@@ -501,4 +505,108 @@ public sealed class FailoverGroup : IDisposable
 
     [Calls("_active", "Dispose")]
     public void Dispose() => _active.Dispose();
+}
+
+public sealed class RefReopened : IDisposable
+{
+    [Owning] private Stream _stream = File.OpenRead("a");
+
+    // CASE: a helper that assigns its `ref` parameter unread overwrites the field it is given.
+    [CreatesMustCallFor("this")]
+    public void Reset() => Open(ref _stream); // expect: RLC0004
+
+    // CASE: a helper that disposes its `ref` parameter before assigning it may take the
+    // old value: not reported.
+    [CreatesMustCallFor("this")]
+    public void Reopen() => DisposeAndOpen(ref _stream);
+
+    private static void Open(ref Stream s) => s = File.OpenRead("b");
+
+    private static void DisposeAndOpen(ref Stream s)
+    {
+        s?.Dispose();
+        s = File.OpenRead("b");
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
+}
+
+public static class RefLocals
+{
+    private static void Open(ref Stream s) => s = File.OpenRead("b");
+
+    // CASE: the local's first stream is lost when the helper overwrites it.
+    public static void Overwritten()
+    {
+        var s = File.OpenRead("a");
+        Open(ref s); // expect: RLC0004
+        s.Dispose();
+    }
+
+    // CASE: the value the helper puts in a `ref` local is the caller's to dispose.
+    public static void Received()
+    {
+        Stream s = null;
+        Open(ref s); // expect: RLC0001
+        s.ReadByte();
+    }
+
+    // CASE: ... and disposing it is enough.
+    public static void ReceivedAndDisposed()
+    {
+        Stream s = null;
+        Open(ref s);
+        s.Dispose();
+    }
+}
+
+public sealed class PrivateSetterStore : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    // CASE: a constructor assigning a private storing setter twice overwrites the first stream.
+    public PrivateSetterStore(string path)
+    {
+        Stream = File.OpenRead(path);
+        Stream = File.OpenRead(path); // expect: RLC0004
+    }
+
+    public Stream Stream
+    {
+        get => _stream;
+        private set => _stream = value;
+    }
+
+    // CASE: a method assigning through the private setter is where the old stream is lost.
+    public void Reopen(string path)
+    {
+        Stream = File.OpenRead(path); // expect: RLC0004, RLC0009
+    }
+
+    // CASE: disposing first, and saying so, is fine.
+    [CreatesMustCallFor("this")]
+    public void ReopenCarefully(string path)
+    {
+        _stream.Dispose();
+        Stream = File.OpenRead(path);
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream.Dispose();
+}
+
+public sealed class PublicSetterStore : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    // CASE: a setter other classes call cannot leave the overwrite to its callers.
+    public Stream Stream
+    {
+        get => _stream;
+        set => _stream = value; // expect: RLC0004, RLC0009
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
 }

@@ -6,7 +6,7 @@ use crate::ir::{
     BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
 };
 use crate::ownership;
-use crate::program::{ParamMode, Provenance, Target};
+use crate::program::{Provenance, Target};
 use crate::resource_alias::{Alias, Condition, FieldKey, condition_at, wrapped_by};
 
 /// Where an obligation comes from (the paper's `e`), which decides what may
@@ -275,9 +275,12 @@ impl Engine<'_, '_> {
             }
         }
         for arg in &call.args {
-            let (ParamMode::Out, Operand::Var(v)) = (arg.mode, &arg.value) else {
+            let Operand::Var(v) = &arg.value else {
                 continue;
             };
+            if !self.summaries.only_written(call, arg) {
+                continue;
+            }
             let param = ownership::callee_param(program, call, arg.param);
             if !ownership::out_param_owning(param) {
                 continue;

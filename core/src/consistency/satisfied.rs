@@ -428,14 +428,14 @@ impl Engine<'_, '_> {
             {
                 step.gens.push(Alias::Path(d, member_key(cx, d, stored)));
             }
-            match arg.mode {
-                // The callee may keep or replace it: give up on it silently.
-                ParamMode::Ref => {
-                    self.escape(fact, step);
-                    continue;
-                }
-                ParamMode::Out => continue,
-                _ => {}
+            // The callee only writes the variable: the value it held is not passed.
+            if self.summaries.only_written(call, arg) {
+                continue;
+            }
+            // The callee may keep or replace it: give up on it silently.
+            if arg.mode == ParamMode::Ref {
+                self.escape(fact, step);
+                continue;
             }
             let Some(param) = ownership::callee_param(program, call, arg.param) else {
                 continue;

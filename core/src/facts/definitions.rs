@@ -2,7 +2,8 @@
 //! (flow-insensitively). The checker's collection rules, the summaries and
 //! inference all ask "where does this value come from?" through this one table.
 
-use crate::ir::{Arg, Body, NodeId, Operand, Stmt, VarId};
+use crate::ir::{Arg, Body, Callee, NodeId, Operand, Stmt, VarId};
+use crate::program::ParamMode;
 
 /// The statements that assign each variable, in node order, stored flat
 /// (`nodes[starts[v]..starts[v + 1]]`): one allocation per body, not per
@@ -76,4 +77,30 @@ pub fn defined_vars(stmt: &Stmt) -> impl Iterator<Item = VarId> + '_ {
             _ => None,
         }
     }))
+}
+
+/// Whether a statement reads `var` (an `out` argument is only written).
+pub fn reads_var(stmt: &Stmt, var: VarId) -> bool {
+    let is = |o: &Operand| *o == Operand::Var(var);
+    match stmt {
+        Stmt::Copy { src, .. } => is(src),
+        Stmt::Load { base, .. } => *base == Some(var),
+        Stmt::Store { base, src, .. } => *base == Some(var) || is(src),
+        Stmt::Call(call) => {
+            call.receiver == Some(var)
+                || call.callee == Callee::Delegate(var)
+                || call
+                    .args
+                    .iter()
+                    .any(|a| a.mode != ParamMode::Out && is(&a.value))
+        }
+        Stmt::Element { collection, .. } => *collection == var,
+        Stmt::StoreElement { collection, src } => *collection == var || is(src),
+        Stmt::Closure { captures, .. } => captures.contains(&var),
+        Stmt::Return(value) => value.as_ref().is_some_and(is),
+        Stmt::Yield(value) => is(value),
+        Stmt::Throw(value) => *value == Some(var),
+        Stmt::Escape(vars) => vars.contains(&var),
+        Stmt::Nop | Stmt::Opaque { .. } | Stmt::ScopeEnd(_) => false,
+    }
 }

@@ -27,7 +27,7 @@ use crate::resource_alias::{Alias, BoolValues, FieldKey, FieldKeys};
 use crate::span::Span;
 
 pub use alias_classes::{AliasClasses, ValueSource};
-pub use definitions::{Definitions, defined_vars};
+pub use definitions::{Definitions, defined_vars, reads_var};
 pub use summaries::{BodySummaries, StoredAs, Summaries, Twins};
 
 /// The program as every analysis sees it.

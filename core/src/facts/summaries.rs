@@ -4,8 +4,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{BodyId, NodeId, VarId};
-use crate::program::{FieldId, MethodId};
+use crate::ir::{Arg, BodyId, Call, Callee, NodeId, VarId};
+use crate::program::{FieldId, MethodId, ParamMode};
 
 /// Program-wide summaries.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +18,24 @@ pub struct Summaries {
     /// `Tuple.Create(a, b)`). The argument stays the caller's, reachable
     /// through the member.
     pub stored_args: FxHashMap<(MethodId, u32), StoredAs>,
+    /// `ref` parameters that their method assigns on every normal path before
+    /// it reads them: the callee never sees what the caller passed, so the
+    /// argument is written as if it were `out`.
+    pub overwritten_refs: FxHashSet<(MethodId, u32)>,
+}
+
+impl Summaries {
+    /// Whether the call only writes `arg` (an `out` argument, or a `ref`
+    /// argument its callee overwrites unread).
+    pub fn only_written(&self, call: &Call, arg: &Arg) -> bool {
+        match (arg.mode, &call.callee, arg.param) {
+            (ParamMode::Out, ..) => true,
+            (ParamMode::Ref, Callee::Method(m), Some(p)) => {
+                self.overwritten_refs.contains(&(*m, p))
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Declarations without a body that stand for declarations analysed

@@ -261,6 +261,11 @@ pub enum Succ {
 }
 
 impl Succ {
+    /// Whether the branch tests `var`.
+    pub fn tests(&self, var: VarId) -> bool {
+        matches!(self, Succ::Branch { cond: Cond::IsNull(v) | Cond::Bool(v), .. } if *v == var)
+    }
+
     pub fn targets(&self) -> impl Iterator<Item = NodeId> + '_ {
         let (a, b, rest): (Option<NodeId>, Option<NodeId>, &[NodeId]) = match self {
             Succ::None => (None, None, &[]),

@@ -10,8 +10,8 @@ use super::text::{
 };
 use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind};
 use crate::facts::BodyFacts;
-use crate::ir::{CallKind, Callee, NodeId, Stmt};
-use crate::program::Provenance;
+use crate::ir::{CallKind, Callee, NodeId, Operand, Stmt};
+use crate::program::{ParamMode, Provenance};
 use crate::rules::RuleId;
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact};
 use crate::span::Span;
@@ -75,9 +75,17 @@ pub(super) fn describe(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, how: 
             )
         }
         ObligationKind::OutArg => {
+            // A `ref` argument its callee only writes arrives the same way.
+            let by_ref = matches!(
+                cx.body.nodes.get(ob.node.index()).map(|n| &n.stmt),
+                Some(Stmt::Call(call)) if call.args.iter().any(|a| {
+                    a.mode == ParamMode::Ref && ob.var.is_some_and(|v| a.value == Operand::Var(v))
+                })
+            );
+            let keyword = if by_ref { "ref" } else { "out" };
             let subject = match ob.var.and_then(|v| cx.var_name(v)) {
-                Some(name) => format!("`{ty}` received through `out {name}`"),
-                None => format!("`{ty}` received through an `out` argument"),
+                Some(name) => format!("`{ty}` received through `{keyword} {name}`"),
+                None => format!("`{ty}` received through an `{keyword}` argument"),
             };
             (subject, format!("`{ty}` received here {how}"))
         }

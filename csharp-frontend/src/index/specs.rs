@@ -690,6 +690,14 @@ pub(super) fn method_def(
         })
         .collect();
     let all_mods = modifiers | p.extra_modifiers;
+    // An accessor's own access modifier (`private set`) replaces its property's.
+    let declared_access =
+        Modifiers::PUBLIC | Modifiers::PROTECTED | Modifiers::INTERNAL | Modifiers::PRIVATE;
+    let access = if p.extra_modifiers.intersects(declared_access) {
+        p.extra_modifiers
+    } else {
+        all_mods
+    };
     // `[MustCallAlias]` on an instance method with no parameter marked: the
     // result is an alias of the receiver (`EnsureSuccessStatusCode()` returns `this`).
     let mut this_must_call_alias = None;
@@ -721,10 +729,11 @@ pub(super) fn method_def(
             .intersects(Modifiers::VIRTUAL | Modifiers::ABSTRACT | Modifiers::OVERRIDE)
             || interface,
         is_async: all_mods.contains(Modifiers::ASYNC),
-        is_public: interface || all_mods.contains(Modifiers::PUBLIC),
+        is_public: interface || access.contains(Modifiers::PUBLIC),
         is_private: !interface
-            && !all_mods.intersects(Modifiers::PUBLIC | Modifiers::PROTECTED | Modifiers::INTERNAL),
+            && !access.intersects(Modifiers::PUBLIC | Modifiers::PROTECTED | Modifiers::INTERNAL),
         construction_helper: false,
+        inlined: false,
         never_returns,
         never_throws,
         has_body: p.has_body,

@@ -623,13 +623,13 @@ fn syntax_note(source: &SourceFile, syntax: &FileSyntax) -> Option<LoadNote> {
         range: Some(first.range),
         message: if syntax.syntax_errors.len() > 1 {
             format!(
-                "{} (and {} more syntax errors in this file); the methods containing them are not analysed",
+                "{} (and {} more syntax errors in this file); the statements holding them are not analysed",
                 first.message,
                 syntax.syntax_errors.len() - 1
             )
         } else {
             format!(
-                "{}; the method containing it is not analysed",
+                "{}; the statement holding it is not analysed",
                 first.message
             )
         },

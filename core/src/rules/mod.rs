@@ -92,7 +92,7 @@ registry! {
     rlc0010_resource_leak_releases_nothing => ResourceLeakReleasesNothing, "RLC0010", "resource-leak-releases-nothing", Warning, Analysis,
         "A disposable value is not disposed, but its type's disposal releases nothing today (inferred)";
     rlc9001_syntax_error => SyntaxError, "RLC9001", "syntax-error", Note, Input,
-        "The parser found a syntax error; the affected method is not analysed";
+        "The parser found a syntax error; the statement holding it is not analysed";
     rlc9002_project_note => ProjectNote, "RLC9002", "project-note", Note, Input,
         "Something in a project file could not be evaluated and was skipped";
     rlc9003_unreadable_source => UnreadableSource, "RLC9003", "unreadable-source", Warning, Input,

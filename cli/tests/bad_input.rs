@@ -550,3 +550,45 @@ fn a_syntax_error_costs_only_its_statement() {
     assert_eq!(at("RLC9001"), [4], "{found:?}");
     assert_eq!(at("RLC0001"), [3, 5, 11, 14], "{found:?}");
 }
+
+/// A source that is not UTF-8 and has no byte-order mark (log4net's
+/// `Transform.cs` has one Windows-1252 byte in a comment) is read as
+/// Windows-1252, as csc reads it, and analysed: a note at that byte, and
+/// findings at the file's own lines and columns.
+#[test]
+fn a_source_in_windows_1252_is_analysed_with_a_located_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut source =
+        b"// Copyright \xA9 caf\xE9\nclass A {\n    void M() { /* \xE9\xE9 */ ".to_vec();
+    source.extend_from_slice(LEAK.as_bytes());
+    source.extend_from_slice(b" }\n}\n");
+    write(root, "Legacy.cs", &source);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let report: Value = serde_json::from_str(&run.stdout).expect("the report is JSON");
+    let located: Vec<(&str, u64, u64)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap(),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        // Not the note that there is no project file.
+        .filter(|(rule, _, _)| *rule != "RLC9002")
+        .collect();
+    // `©` is byte 14 of line 1, `new` byte 33 of line 3 (after two `é`).
+    assert_eq!(
+        located,
+        [("RLC9006", 1, 14), ("RLC0001", 3, 33)],
+        "{located:?}"
+    );
+    assert!(!run.stdout.contains("RLC9003"), "{}", run.stdout);
+    // The human report shows the line as the file has it.
+    let human = rlc(root, &["check", "."]);
+    assert!(human.stdout.contains("note[RLC9006]"), "{}", human.stdout);
+    assert!(human.stdout.contains("/* éé */ var s"), "{}", human.stdout);
+}

@@ -410,7 +410,8 @@ fn input_notes(run: &mut CheckRun) -> Vec<Diagnostic> {
         // The file a note is about may be the special file it refuses.
         let text = rlc_csharp::source::read_regular(path, rlc_csharp::source::MAX_SOURCE_LEN)
             .ok()
-            .and_then(|b| rlc_csharp::source::decode(&b).ok())
+            .and_then(|b| rlc_csharp::source::decode_source(&b).ok())
+            .map(|d| d.text)
             .unwrap_or_default();
         extra.push(ExtraFile {
             path: path.to_path_buf(),

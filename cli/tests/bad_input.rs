@@ -480,3 +480,115 @@ fn newer_csharp_syntax_is_read_without_syntax_errors() {
         .collect();
     assert_eq!(leaks, [4, 10, 11], "{found:?}");
 }
+
+/// Constructs of real repositories tree-sitter-c-sharp 0.23.5 rejects, each
+/// in a method with a leak: every leak is found, and no syntax error noted.
+/// (`*--ip` alone turned sharpcompress's whole class into one ERROR node.)
+#[test]
+fn unsafe_code_lambda_modifiers_and_keyword_names_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let source = format!(
+        "using System.Linq;\n\
+         public delegate int R(in int k, ref int v);\n\
+         public unsafe class P {{\n\
+         \x20   static void F(byte b) {{ }}\n\
+         \x20   void A(byte* ip) {{ {LEAK} F(*--ip); }}\n\
+         \x20   long B(byte* p) {{ {LEAK} return ((long)*(uint*)(p + 24) << 32) | *(uint*)(p + 28); }}\n\
+         \x20   void C(int** samples, int j) {{ {LEAK} *samples[j]++ = 1; *--samples[j] = 2; }}\n\
+         \x20   int D() {{ {LEAK} R r = (in int k, ref int v) => k + v; R q = (in _, ref _) => 0; return 0; }}\n\
+         \x20   int E(System.Collections.Generic.List<int> partial) {{ {LEAK} partial.Select(x => x); var with = partial; return with.Count; }}\n\
+         \x20   void G() {{ {LEAK} }}\n\
+         }}\n"
+    );
+    write(root, "Real.cs", source);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    assert!(!found.iter().any(|(r, _, _)| r == "RLC9001"), "{found:?}");
+    let leaks: Vec<u64> = found
+        .iter()
+        .filter(|(r, _, _)| r == "RLC0001")
+        .map(|(_, _, l)| *l)
+        .collect();
+    assert_eq!(leaks, [5, 6, 7, 8, 9, 10], "{found:?}");
+}
+
+/// A statement the parser cannot read costs that statement only: one located
+/// note, the leaks before and after it in the same method and in the rest of
+/// the class are found, and a value the broken statement names is not called
+/// leaked (what it does with it is unknown).
+#[test]
+fn a_syntax_error_costs_only_its_statement() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let source = format!(
+        "class A {{\n\
+         \x20   void M(int y) {{\n\
+         \x20       {LEAK}\n\
+         \x20       if (y > 0) {{ y = (y +) * 2; }}\n\
+         \x20       var t = new System.IO.FileStream(\"t\", System.IO.FileMode.Open);\n\
+         \x20   }}\n\
+         \x20   void N() {{\n\
+         \x20       {LEAK}\n\
+         \x20       Close(s +);\n\
+         \x20   }}\n\
+         \x20   void O() {{ {LEAK} }}\n\
+         \x20   void Close(object o) {{ }}\n\
+         }}\n\
+         class B {{ void M() {{ {LEAK} }} }}\n"
+    );
+    write(root, "Broken.cs", source);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    let at = |rule: &str| -> Vec<u64> {
+        found
+            .iter()
+            .filter(|(r, _, _)| r == rule)
+            .map(|(_, _, l)| *l)
+            .collect()
+    };
+    assert_eq!(at("RLC9001"), [4], "{found:?}");
+    assert_eq!(at("RLC0001"), [3, 5, 11, 14], "{found:?}");
+}
+
+/// A source that is not UTF-8 and has no byte-order mark (log4net's
+/// `Transform.cs` has one Windows-1252 byte in a comment) is read as
+/// Windows-1252, as csc reads it, and analysed: a note at that byte, and
+/// findings at the file's own lines and columns.
+#[test]
+fn a_source_in_windows_1252_is_analysed_with_a_located_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut source =
+        b"// Copyright \xA9 caf\xE9\nclass A {\n    void M() { /* \xE9\xE9 */ ".to_vec();
+    source.extend_from_slice(LEAK.as_bytes());
+    source.extend_from_slice(b" }\n}\n");
+    write(root, "Legacy.cs", &source);
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let report: Value = serde_json::from_str(&run.stdout).expect("the report is JSON");
+    let located: Vec<(&str, u64, u64)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap(),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        // Not the note that there is no project file.
+        .filter(|(rule, _, _)| *rule != "RLC9002")
+        .collect();
+    // `©` is byte 14 of line 1, `new` byte 33 of line 3 (after two `é`).
+    assert_eq!(
+        located,
+        [("RLC9006", 1, 14), ("RLC0001", 3, 33)],
+        "{located:?}"
+    );
+    assert!(!run.stdout.contains("RLC9003"), "{}", run.stdout);
+    // The human report shows the line as the file has it.
+    let human = rlc(root, &["check", "."]);
+    assert!(human.stdout.contains("note[RLC9006]"), "{}", human.stdout);
+    assert!(human.stdout.contains("/* éé */ var s"), "{}", human.stdout);
+}

@@ -23,7 +23,7 @@ use crate::index::{
 };
 use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
-use crate::source::{SourceFile, decode};
+use crate::source::{SourceFile, SourceText, decode_source};
 
 /// A project as the loader needs it: one build per target framework (one
 /// build when it names none or one).
@@ -337,6 +337,7 @@ pub fn load_prepared(
     let mut parse_options: Vec<Option<Arc<ParseOptions>>> = vec![None; first_id];
     let mut counted: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut with_errors: FxHashSet<(u32, u32)> = FxHashSet::default();
+    let mut legacy_noted: FxHashSet<u32> = FxHashSet::default();
     let mut analysed_variants: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
     let (mut bytes, mut lines) = (0u64, 0u64);
     // One template per path: entries of several compilations clone it.
@@ -361,6 +362,11 @@ pub fn load_prepared(
             lines += source.lines.line_count() as u64;
         }
         let unit = &plan.units[planned.unit as usize];
+        if let Some(byte) = plan.legacy[planned.path as usize]
+            && legacy_noted.insert(planned.path)
+        {
+            notes.push(legacy_note(&source, byte));
+        }
         if unit.analysed_in == planned.compilation {
             analysed_variants
                 .entry((project, planned.path))
@@ -623,13 +629,13 @@ fn syntax_note(source: &SourceFile, syntax: &FileSyntax) -> Option<LoadNote> {
         range: Some(first.range),
         message: if syntax.syntax_errors.len() > 1 {
             format!(
-                "{} (and {} more syntax errors in this file); the methods containing them are not analysed",
+                "{} (and {} more syntax errors in this file); the statements holding them are not analysed",
                 first.message,
                 syntax.syntax_errors.len() - 1
             )
         } else {
             format!(
-                "{}; the method containing it is not analysed",
+                "{}; the statement holding it is not analysed",
                 first.message
             )
         },
@@ -703,12 +709,41 @@ impl GeneratedLibrary {
     }
 }
 
-/// A source file's text, or why it cannot be read.
-fn read_text(path: &Path) -> Text {
-    let bytes = crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN)
-        .map_err(|e| format!("cannot read the file: {e}"))?;
-    let text = decode(&bytes).map_err(|e| format!("skipped: {e}"))?;
-    Ok(text.into())
+/// A source file's text, or why it cannot be read; and where its first byte
+/// that is not UTF-8 is, when it was read as Windows-1252.
+fn read_text(path: &Path) -> (Text, Option<usize>) {
+    let bytes = match crate::source::read_regular(path, crate::source::MAX_SOURCE_LEN) {
+        Ok(bytes) => bytes,
+        Err(e) => return (Err(format!("cannot read the file: {e}")), None),
+    };
+    match decode_source(&bytes) {
+        Ok(SourceText { text, legacy }) => (Ok(text.into()), legacy),
+        Err(e) => (Err(format!("skipped: {e}")), None),
+    }
+}
+
+/// The note for a file read as Windows-1252, at its first byte that is not UTF-8.
+fn legacy_note(source: &SourceFile, byte: usize) -> LoadNote {
+    // One character per byte of the file: the byte's index is the character's.
+    let start = source
+        .text
+        .char_indices()
+        .nth(byte)
+        .map_or(source.text.len(), |(i, _)| i);
+    let end = source.text[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    LoadNote {
+        rule: RuleId::LegacyEncoding,
+        path: source.path.clone(),
+        file: Some(source.id),
+        range: Some(TextRange::new(start as u32, end as u32)),
+        message: "not UTF-8 and no byte-order mark: read as Windows-1252, as the C# compiler \
+                  reads it with that system code page; save it as UTF-8 so that every tool \
+                  reads the same text"
+            .to_owned(),
+    }
 }
 
 fn parse_text(text: &str, options: &ParseOptions) -> Parsed {

@@ -33,7 +33,8 @@ pub enum DecodeError {
     /// Not valid UTF-8 and no BOM naming another encoding.
     NotUtf8 { offset: usize },
     /// Contains NUL bytes without a UTF-16 BOM, and is not mostly-ASCII UTF-16
-    /// either: most likely a binary file.
+    /// either, or other control characters than whitespace: most likely a
+    /// binary file.
     Binary,
 }
 
@@ -45,7 +46,7 @@ impl std::fmt::Display for DecodeError {
                 "not valid UTF-8 (first bad byte at offset {offset}) and no byte-order mark naming UTF-16; save it as UTF-8"
             ),
             DecodeError::Binary => {
-                f.write_str("looks like a binary file (contains NUL bytes), not C# source")
+                f.write_str("looks like a binary file (contains NUL bytes or control characters), not C# source")
             }
         }
     }
@@ -109,6 +110,43 @@ pub fn decode(bytes: &[u8]) -> Result<String, DecodeError> {
     }
 }
 
+/// A source file's text, decoded as the C# compiler would.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceText {
+    pub text: String,
+    /// Where the first byte that is not UTF-8 is, when the file had no
+    /// byte-order mark and was read as Windows-1252 instead (csc falls back to
+    /// the system code page, Windows-1252 on most machines that write such files).
+    pub legacy: Option<usize>,
+}
+
+/// [`decode`], and text without a byte-order mark that is not UTF-8 read as
+/// Windows-1252. A single-byte encoding keeps one character per byte, so
+/// lines and character columns in the text are those of the file.
+pub fn decode_source(bytes: &[u8]) -> Result<SourceText, DecodeError> {
+    match decode(bytes) {
+        Ok(text) => Ok(SourceText { text, legacy: None }),
+        Err(DecodeError::NotUtf8 { offset }) if encoding_rs::Encoding::for_bom(bytes).is_none() => {
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
+            if !is_text(&text) {
+                return Err(DecodeError::Binary);
+            }
+            Ok(SourceText {
+                text: text.into_owned(),
+                legacy: Some(offset),
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// No NULs or other control characters than whitespace.
+fn is_text(text: &str) -> bool {
+    !text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c'))
+}
+
 /// UTF-16 text saved without a byte-order mark (some Windows tools do): mostly
 /// ASCII, so the high byte of most code units is NUL, at odd offsets for
 /// little endian and even ones for big endian. Recognised when at least half
@@ -137,11 +175,7 @@ fn utf16_without_bom(bytes: &[u8]) -> Option<String> {
         return None;
     };
     let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
-    let is_text = !had_errors
-        && !text
-            .chars()
-            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c'));
-    is_text.then(|| text.into_owned())
+    (!had_errors && is_text(&text)).then(|| text.into_owned())
 }
 
 /// Line starts of a text, for offset -> (line, column) conversion.
@@ -266,6 +300,31 @@ mod tests {
         assert_eq!(
             decode(b"// caf\xE9\nclass C {}"),
             Err(DecodeError::NotUtf8 { offset: 6 })
+        );
+    }
+
+    #[test]
+    fn source_that_is_not_utf8_is_read_as_windows_1252() {
+        let read = decode_source(b"// caf\xE9 \x80\nclass C {}").unwrap();
+        assert_eq!(read.text, "// café €\nclass C {}");
+        assert_eq!(read.legacy, Some(6));
+        // One character per byte: columns are the file's.
+        let idx = LineIndex::new(&read.text);
+        let c = read.text.find('C').unwrap() as u32;
+        assert_eq!(idx.line_col(&read.text, c), LineCol { line: 2, col: 7 });
+        let euro = read.text.find('€').unwrap() as u32;
+        assert_eq!(idx.line_col(&read.text, euro), LineCol { line: 1, col: 9 });
+        // UTF-8 stays UTF-8; binary stays binary, with or without NULs.
+        assert_eq!(decode_source(b"class C {}").unwrap().legacy, None);
+        assert_eq!(decode_source(b"MZ\x90\x00\x03"), Err(DecodeError::Binary));
+        assert_eq!(
+            decode_source(b"\x7FELF\x02\x01\x01\xE9"),
+            Err(DecodeError::Binary)
+        );
+        // A UTF-8 byte-order mark says UTF-8: broken UTF-8 after it is not guessed at.
+        assert_eq!(
+            decode_source(b"\xEF\xBB\xBF// caf\xE9"),
+            Err(DecodeError::NotUtf8 { offset: 9 })
         );
     }
 

@@ -92,7 +92,7 @@ registry! {
     rlc0010_resource_leak_releases_nothing => ResourceLeakReleasesNothing, "RLC0010", "resource-leak-releases-nothing", Warning, Analysis,
         "A disposable value is not disposed, but its type's disposal releases nothing today (inferred)";
     rlc9001_syntax_error => SyntaxError, "RLC9001", "syntax-error", Note, Input,
-        "The parser found a syntax error; the affected method is not analysed";
+        "The parser found a syntax error; the statement holding it is not analysed";
     rlc9002_project_note => ProjectNote, "RLC9002", "project-note", Note, Input,
         "Something in a project file could not be evaluated and was skipped";
     rlc9003_unreadable_source => UnreadableSource, "RLC9003", "unreadable-source", Warning, Input,
@@ -101,6 +101,8 @@ registry! {
         "rlc-sharp failed on a method; the rest of the run went on";
     rlc9005_method_skipped => MethodSkipped, "RLC9005", "method-skipped", Note, Input,
         "A method was not analysed (too deeply nested or unsupported construct)";
+    rlc9006_legacy_encoding => LegacyEncoding, "RLC9006", "legacy-encoding", Note, Input,
+        "A source file that is not UTF-8 was read as Windows-1252";
 }
 
 impl RuleId {
@@ -235,7 +237,7 @@ pub(crate) fn class_findings(
     out
 }
 
-/// A note about an input (RLC9001–RLC9003) with the front end's message.
+/// A note about an input (RLC9001–RLC9003, RLC9006) with the front end's message.
 pub fn input_note(
     rule: RuleId,
     message: impl Into<String>,

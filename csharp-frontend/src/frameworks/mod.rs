@@ -86,6 +86,9 @@ pub(crate) type Parsed = Result<Arc<FileSyntax>, String>;
 pub(crate) struct Plan {
     pub paths: Vec<PathBuf>,
     pub texts: Vec<Text>,
+    /// Per path: the first byte that is not UTF-8, when the text was read as
+    /// Windows-1252 ([`crate::source::SourceText::legacy`]).
+    pub legacy: Vec<Option<usize>>,
     /// Per variant: the path and the symbols to parse it with.
     pub variants: Vec<Variant>,
     pub compilations: Vec<Compilation>,
@@ -115,7 +118,10 @@ pub(crate) struct Variant {
 }
 
 /// Decides what to read, parse and analyse; reads every file once.
-pub(crate) fn plan(projects: &[ProjectSpec], read: impl Fn(&Path) -> Text + Sync) -> Plan {
+pub(crate) fn plan(
+    projects: &[ProjectSpec],
+    read: impl Fn(&Path) -> (Text, Option<usize>) + Sync,
+) -> Plan {
     // Every file once, in parallel.
     let mut path_ids: FxHashMap<&Path, u32> = FxHashMap::default();
     let mut paths: Vec<PathBuf> = Vec::new();
@@ -129,7 +135,8 @@ pub(crate) fn plan(projects: &[ProjectSpec], read: impl Fn(&Path) -> Text + Sync
             paths.len() as u32 - 1
         });
     }
-    let texts: Vec<Text> = paths.par_iter().map(|p| read(p)).collect();
+    let (texts, legacy): (Vec<Text>, Vec<Option<usize>>) =
+        paths.par_iter().map(|p| read(p)).unzip();
 
     // The distinct sets of symbols, and the sets each file is compiled with.
     let mut symbol_sets: Vec<Arc<ParseOptions>> = Vec::new();
@@ -391,6 +398,7 @@ pub(crate) fn plan(projects: &[ProjectSpec], read: impl Fn(&Path) -> Text + Sync
     Plan {
         paths,
         texts,
+        legacy,
         variants,
         compilations: new_compilations,
         references: new_references,

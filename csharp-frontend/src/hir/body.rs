@@ -420,6 +420,10 @@ pub enum ForeachTarget {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     Missing,
+    /// A statement with a syntax error (reported as RLC9001), cut on its own
+    /// so that the rest of its body is still analysed: what it does is not
+    /// known, so the locals and parameters it names escape there.
+    Broken(Box<[BindingId]>),
     Empty,
     Block(Box<[StmtId]>),
     Expr(ExprId),

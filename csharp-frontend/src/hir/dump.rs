@@ -644,6 +644,14 @@ impl Printer<'_> {
         };
         match s {
             Stmt::Missing => self.out.push_str("(?)"),
+            Stmt::Broken(named) => {
+                self.out.push_str("(broken");
+                for &id in named.iter() {
+                    self.out.push(' ');
+                    self.binding(b, id);
+                }
+                self.out.push(')');
+            }
             Stmt::Empty => self.out.push_str("(empty)"),
             Stmt::Block(ids) => {
                 self.out.push_str("(block");

@@ -23,6 +23,11 @@ impl Lowerer<'_> {
         let range = self.hir.stmt_range(id);
         match stmt {
             Stmt::Missing | Stmt::Empty => {}
+            Stmt::Broken(named) if !named.is_empty() => {
+                let vars = named.iter().map(|&b| self.binding_var(b)).collect();
+                self.emit(IrStmt::Escape(vars), range);
+            }
+            Stmt::Broken(_) => {}
             Stmt::Block(items) => {
                 self.push_scope();
                 self.stmt_list(items, range);

@@ -22,6 +22,9 @@ impl RepairKind {
     pub const ASYNC_IDENT: &'static str = "async-identifier";
     /// `required` used as an identifier.
     pub const REQUIRED_IDENT: &'static str = "required-identifier";
+    /// `with` (not before `{`) or `partial` (not before a type or member)
+    /// used as an identifier: `var with = ..;`, `partial.Select(..)`.
+    pub const KEYWORD_IDENT: &'static str = "contextual-keyword-identifier";
     /// `a?.B = v`: the `?` is rewritten to `!` (null-forgiving, same shape).
     pub const CONDITIONAL_ASSIGN: &'static str = "null-conditional-assignment";
     /// `$@"..{x}"""`: the doubled quotes after the last hole are blanked.
@@ -41,7 +44,14 @@ impl RepairKind {
     /// `*` becomes `&` (a prefix operator of the same shape). The conversion
     /// reads the operator from the original text, so the tree says `Deref`.
     /// At the head of a statement (`*(p + 1) = v;`, `*p++ = v;`) it is blanked.
+    /// Also `*--p`, `*p++` and `(long)*(uint*)p` (after a cast to a keyword
+    /// or pointer type); `*--p = v;` and `*a[i]++ = v;` head a statement.
     pub const POINTER_DEREF: &'static str = "pointer-dereference";
+    /// `(in int k) =>`, `(out int k) =>`, `(ref x) =>` (C# 14): the grammar
+    /// takes only `ref` before a typed lambda parameter. The modifier is
+    /// blanked; the conversion reads it back from the original text before
+    /// the parameter.
+    pub const LAMBDA_PARAM_MODIFIER: &'static str = "lambda-parameter-modifier";
     /// `where T : allows ref struct` (C# 13): the anti-constraint becomes
     /// `new()` and blanks, a constraint the conversion drops like this one.
     pub const ALLOWS_REF_STRUCT: &'static str = "allows-ref-struct";
@@ -444,6 +454,25 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                     b"required" if is_identifier_use(&toks, text, i) => {
                         push(t.start, renamed(w), RepairKind::REQUIRED_IDENT)
                     }
+                    b"with" | b"partial"
+                        if is_identifier_use(&toks, text, i) && !is(i + 1, TokKind::Punct, "{") =>
+                    {
+                        push(t.start, renamed(w), RepairKind::KEYWORD_IDENT)
+                    }
+                    b"ref" | b"out" | b"in" | b"scoped"
+                        if i > 0
+                            && (is(i - 1, TokKind::Punct, "(")
+                                || is(i - 1, TokKind::Punct, ",")
+                                || is(i - 1, TokKind::Ident, "scoped"))
+                            && enclosing_close(&toks, text, i)
+                                .is_some_and(|close| is(close + 1, TokKind::Punct, "=>")) =>
+                    {
+                        push(
+                            t.start,
+                            vec![b' '; w.len()],
+                            RepairKind::LAMBDA_PARAM_MODIFIER,
+                        )
+                    }
                     b"_" if i > 0
                         && (is(i - 1, TokKind::Ident, "from")
                             || is(i - 1, TokKind::Ident, "join"))
@@ -507,14 +536,31 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                     push(toks[i + 1].start, b"[".to_vec(), RepairKind::POINTER_DEREF);
                     push(toks[close].start, b"]".to_vec(), RepairKind::POINTER_DEREF);
                 }
+                // `*p++ = v;`, `*a[i]++ = v;`
                 b"*" if starts_statement(&toks, text, i)
-                    && toks.get(i + 1).is_some_and(|n| n.kind == TokKind::Ident)
-                    && (is(i + 2, TokKind::Punct, "++") || is(i + 2, TokKind::Punct, "--")) =>
+                    && access_chain_end(&toks, text, i + 1).is_some_and(|end| {
+                        is(end, TokKind::Punct, "++") || is(end, TokKind::Punct, "--")
+                    }) =>
+                {
+                    let end = access_chain_end(&toks, text, i + 1).unwrap_or(i + 2);
+                    push(t.start, b" ".to_vec(), RepairKind::POINTER_DEREF);
+                    push(toks[end].start, b"  ".to_vec(), RepairKind::POINTER_DEREF);
+                }
+                // `*--p = v;`
+                b"*" if starts_statement(&toks, text, i)
+                    && (is(i + 1, TokKind::Punct, "++") || is(i + 1, TokKind::Punct, "--"))
+                    && access_chain_end(&toks, text, i + 2).is_some_and(|end| {
+                        toks.get(end).is_some_and(|n| is_assignment(n.text(text)))
+                    }) =>
                 {
                     push(t.start, b" ".to_vec(), RepairKind::POINTER_DEREF);
-                    push(toks[i + 2].start, b"  ".to_vec(), RepairKind::POINTER_DEREF);
+                    push(toks[i + 1].start, b"  ".to_vec(), RepairKind::POINTER_DEREF);
                 }
-                b"*" if is(i + 1, TokKind::Punct, "(") && starts_operand(&toks, text, i) => {
+                b"*" if (is(i + 1, TokKind::Punct, "(")
+                    || is(i + 1, TokKind::Punct, "++")
+                    || is(i + 1, TokKind::Punct, "--"))
+                    && starts_operand(&toks, text, i) =>
+                {
                     push(t.start, b"&".to_vec(), RepairKind::POINTER_DEREF)
                 }
                 b"?" if adjacent(i)
@@ -623,8 +669,9 @@ fn starts_operand(toks: &[Token], text: &[u8], i: usize) -> bool {
         TokKind::Number | TokKind::Char | TokKind::Str | TokKind::InterpEnd { .. } => false,
         TokKind::Punct => match prev.text(text) {
             b"]" | b"++" | b"--" => false,
-            // `if (c) *(int*)p = 1;`: a statement's head, not an operand.
-            b")" => closes_statement_head(toks, text, i - 1),
+            // `if (c) *(int*)p = 1;`: a statement's head, not an operand;
+            // `(long)*p`: a cast's operand.
+            b")" => closes_statement_head(toks, text, i - 1) || closes_cast(toks, text, i - 1),
             _ => true,
         },
         _ => true,
@@ -730,24 +777,110 @@ fn chain_is_assigned(toks: &[Token], text: &[u8], mut i: usize) -> bool {
                 Some(next) => i = next,
                 None => return false,
             },
-            Some(op) => {
-                return matches!(
-                    op,
-                    b"=" | b"+="
-                        | b"-="
-                        | b"*="
-                        | b"/="
-                        | b"%="
-                        | b"&="
-                        | b"|="
-                        | b"^="
-                        | b"<<="
-                        | b"??="
-                ) || (op == b">" && punct(i + 1) == Some(b">="));
-            }
+            Some(op) => return is_assignment(op) || (op == b">" && punct(i + 1) == Some(b">=")),
             None => return false,
         }
     }
+}
+
+/// Whether a token is an assignment operator (`>>=` is lexed as `>`, `>=`).
+fn is_assignment(op: &[u8]) -> bool {
+    matches!(
+        op,
+        b"=" | b"+=" | b"-=" | b"*=" | b"/=" | b"%=" | b"&=" | b"|=" | b"^=" | b"<<=" | b"??="
+    )
+}
+
+/// The index after an access chain starting at token `i`: a name, then
+/// element accesses and member accesses (`a[i].b->c`).
+fn access_chain_end(toks: &[Token], text: &[u8], mut i: usize) -> Option<usize> {
+    let punct = |k: usize, s: &str| {
+        toks.get(k)
+            .is_some_and(|t| t.kind == TokKind::Punct && t.text(text) == s.as_bytes())
+    };
+    let ident = |k: usize| toks.get(k).is_some_and(|t| t.kind == TokKind::Ident);
+    if !ident(i) {
+        return None;
+    }
+    i += 1;
+    loop {
+        if punct(i, "[") {
+            i = skip_balanced(toks, text, i, b"[", b"]")?;
+        } else if (punct(i, ".") || punct(i, "->")) && ident(i + 1) {
+            i += 2;
+        } else {
+            return Some(i);
+        }
+    }
+}
+
+/// Whether the `)` at token `close` ends a cast whose operand may start with
+/// `*`: the type is a keyword (`(long)*p`) or a pointer (`(uint*)*pp`); other
+/// parenthesised names before `*` are multiplied (C# spec, cast expressions).
+fn closes_cast(toks: &[Token], text: &[u8], close: usize) -> bool {
+    let Some(open) = matching_open(toks, text, close) else {
+        return false;
+    };
+    // `sizeof(int) * n`: the operand of an operator, not a cast.
+    if open > 0
+        && toks[open - 1].kind == TokKind::Ident
+        && matches!(
+            toks[open - 1].text(text),
+            b"sizeof" | b"typeof" | b"default" | b"nameof" | b"checked" | b"unchecked"
+        )
+    {
+        return false;
+    }
+    let inner = &toks[open + 1..close];
+    let is_keyword_type = |t: &Token| {
+        t.kind == TokKind::Ident
+            && matches!(
+                t.text(text),
+                b"bool"
+                    | b"byte"
+                    | b"sbyte"
+                    | b"char"
+                    | b"short"
+                    | b"ushort"
+                    | b"int"
+                    | b"uint"
+                    | b"long"
+                    | b"ulong"
+                    | b"nint"
+                    | b"nuint"
+                    | b"float"
+                    | b"double"
+                    | b"decimal"
+                    | b"object"
+                    | b"string"
+                    | b"void"
+            )
+    };
+    match inner {
+        [ty, rest @ ..] if is_keyword_type(ty) => rest
+            .iter()
+            .all(|t| t.kind == TokKind::Punct && matches!(t.text(text), b"*" | b"?")),
+        [.., last] => last.kind == TokKind::Punct && last.text(text) == b"*",
+        [] => false,
+    }
+}
+
+/// The index of the `)` closing the parentheses token `i` is in.
+fn enclosing_close(toks: &[Token], text: &[u8], i: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, t) in toks.iter().enumerate().skip(i).take(4096) {
+        if t.kind != TokKind::Punct {
+            continue;
+        }
+        match t.text(text) {
+            b"(" => depth += 1,
+            b")" if depth == 0 => return Some(j),
+            b")" => depth -= 1,
+            b";" | b"{" | b"}" => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The index after the token closing the bracket opened at `i`.

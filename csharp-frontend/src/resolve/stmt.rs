@@ -13,7 +13,12 @@ impl Resolver<'_> {
             return;
         };
         match stmt {
-            Stmt::Missing | Stmt::Empty | Stmt::Break | Stmt::Continue | Stmt::YieldBreak => {}
+            Stmt::Missing
+            | Stmt::Broken(_)
+            | Stmt::Empty
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::YieldBreak => {}
             Stmt::Block(items) => {
                 // Local functions are in scope in their whole block, also above
                 // their declaration.

@@ -1,19 +1,22 @@
 //! Broken and hostile input: located errors, skipped bodies, no panics.
 
-use super::common::{dump, parse};
+use super::common::{body_dump, dump, parse};
 use rlc_csharp::hir::SkipReason;
 
 #[test]
-fn errors_are_located_and_only_their_body_is_skipped() {
-    let src = "class C {\n  void Good() { x = 1; }\n  void Bad() { x = ; }\n  void Missing() { Foo( }\n}\nclass D { }\n";
+fn errors_are_located_and_only_their_statement_is_cut() {
+    let src = "class C {\n  void Good() { x = 1; }\n  void Bad() { x = ; }\n  void Missing() { Foo( }\n  int Arrow() => (1 +);\n}\nclass D { }\n";
     let file = parse(src);
     let names: Vec<&str> = file.types.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["C", "D"]);
     let members = &file.types[0].members;
-    assert_eq!(members.len(), 3);
+    assert_eq!(members.len(), 4);
     let skip = |i: usize| members[i].body.map(|b| file.body(b).skip);
     assert_eq!(skip(0), Some(None));
-    assert_eq!(skip(1), Some(Some(SkipReason::SyntaxError)));
+    // A block's broken statement is cut; an expression body is all there is.
+    assert_eq!(skip(1), Some(None));
+    assert!(body_dump(&file, src, 1).contains("(broken)"));
+    assert_eq!(skip(3), Some(Some(SkipReason::SyntaxError)));
     assert!(members[1].has_error && !members[0].has_error);
     let bad_line = src.find("x = ;").unwrap_or(0) as u32;
     assert!(
@@ -293,4 +296,31 @@ fn long_dotted_names_are_dropped_with_a_located_note() {
     let file = parse(&format!("namespace {dotted};\nclass Ok {{ }}\n"));
     assert_eq!(file.limits.len(), 1);
     assert!(file.types.is_empty());
+}
+
+/// Each broken statement is cut on its own, however deep, with the names in
+/// scope it mentions; the statements around it and the compound statements
+/// holding it are kept. An error in a statement's own header costs it whole.
+#[test]
+fn a_broken_statement_is_cut_alone_and_names_its_locals() {
+    let src = "class C { void M(int p) {\n  var a = 1;\n  if (p > 0) { var b = a; b = (a +); F(b); }\n  try { } finally { G(p +); }\n  switch (p) { case 1: H(a +); break; }\n  while (p +) { F(a); }\n  F(a);\n} }";
+    let file = parse(src);
+    let d = body_dump(&file, src, 0);
+    assert_eq!(file.body(rlc_csharp::hir::BodyId(0)).skip, None, "{d}");
+    assert!(d.contains("(local b#2 = a#1)"), "{d}");
+    assert!(d.contains("(broken b#2 a#1)"), "{d}");
+    assert!(d.contains("(expr (call F b#2))"), "{d}");
+    assert!(
+        d.contains("(finally\n      (block\n        (broken p#0))))"),
+        "{d}"
+    );
+    assert!(d.contains("(broken a#1)"), "{d}");
+    assert!(d.contains("(break)"), "{d}");
+    // The loop's condition is its own: the loop is cut with its body.
+    assert!(!d.contains("(while"), "{d}");
+    assert!(d.contains("(broken p#0 a#1)"), "{d}");
+    assert!(
+        d.contains("(broken p#0 a#1)\n  (expr (call F a#1)))"),
+        "{d}"
+    );
 }

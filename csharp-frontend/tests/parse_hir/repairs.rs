@@ -1,6 +1,8 @@
 //! Repairs of tree-sitter-c-sharp gaps: each parses without errors and keeps
 //! the names of the original text.
 
+use rlc_csharp::hir::{BindingKind, ParamModifier};
+
 use super::common::{assert_no_errors, body_dump, parse};
 
 fn repaired(src: &str) -> (String, Vec<&'static str>) {
@@ -267,5 +269,73 @@ fn braces_in_the_text_of_raw_interpolated_strings() {
                 )),
         "{:?}",
         file.repairs
+    );
+}
+
+#[test]
+fn with_and_partial_as_identifiers() {
+    let (d, kinds) = repaired(
+        "class C { int M(T t, List<int> partial) { var with = t.Next(); partial.Select(x => x); return with.Type; } R N(R r) => r with { A = 1 }; }",
+    );
+    assert!(
+        kinds.len() == 4 && kinds.iter().all(|k| *k == "contextual-keyword-identifier"),
+        "{kinds:?}"
+    );
+    assert!(d.contains("(local with#2 = (call (. t#0 Next)))"), "{d}");
+    assert!(d.contains("(call (. partial#1 Select)"), "{d}");
+    assert!(d.contains("(return (. with#2 Type))"), "{d}");
+}
+
+#[test]
+fn dereference_of_an_increment_and_after_a_cast() {
+    let src = "unsafe class C {\n    long M(byte* p, int** s, int j) { F(*--p); var a = *++p + *p--; *--p = 1; *s[j]++ = 2; return ((long)*(uint*)(p + 24) << 32) | (long)*(uint*)p * sizeof(int)*(j); }\n}";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let kinds: Vec<&str> = file.repairs.iter().map(|r| r.kind).collect();
+    assert!(
+        !kinds.is_empty() && kinds.iter().all(|k| *k == "pointer-dereference"),
+        "{kinds:?}"
+    );
+    let m = body_dump(&file, src, 0);
+    assert!(m.contains("(call F (* (--pre p#0)))"), "{m}");
+    assert!(m.contains("(local a#3 = (+ (* (++pre p#0))"), "{m}");
+    // Statements assigning through a pointer keep their value.
+    assert!(m.contains(" 1))") && m.contains(" 2))"), "{m}");
+    assert!(
+        m.contains("(<< (cast long (* (cast uint* (+ p#0 24)))) 32)"),
+        "{m}"
+    );
+    // `sizeof(int) * (j)` stays a multiplication.
+    assert!(m.contains("(sizeof int)) j#2)"), "{m}");
+}
+
+#[test]
+fn lambda_parameter_modifiers() {
+    let src = "class C { void M() { R r = (in int k, out int v) => v = k; S s = (ref x, scoped ref y) => x = y; } }";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    assert!(
+        !file.repairs.is_empty()
+            && file
+                .repairs
+                .iter()
+                .all(|r| r.kind == "lambda-parameter-modifier"),
+        "{:?}",
+        file.repairs
+    );
+    let modifiers: Vec<(String, ParamModifier)> = file.bodies[0]
+        .bindings
+        .iter()
+        .filter(|b| b.kind == BindingKind::FunctionParam)
+        .map(|b| (b.name.to_string(), b.modifier))
+        .collect();
+    assert_eq!(
+        modifiers,
+        [
+            ("k".to_owned(), ParamModifier::In),
+            ("v".to_owned(), ParamModifier::Out),
+            ("x".to_owned(), ParamModifier::Ref),
+            ("y".to_owned(), ParamModifier::Ref),
+        ]
     );
 }

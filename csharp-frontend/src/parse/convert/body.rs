@@ -283,9 +283,42 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         if !self.enter(n) {
             return self.body.alloc_stmt(Stmt::Missing, range);
         }
-        let s = self.stmt_kind(n);
+        let s = if n.has_error() && !errors_in_nested_statements(self.syn, n) {
+            self.broken(n)
+        } else {
+            self.stmt_kind(n)
+        };
         self.leave();
         self.body.alloc_stmt(s, range)
+    }
+
+    /// A statement with a syntax error of its own: the bindings in scope that
+    /// it names (every word, since an ERROR node holds tokens, not names).
+    fn broken(&mut self, n: Node<'t>) -> Stmt {
+        let mut named: Vec<BindingId> = Vec::new();
+        let mut cursor = n.walk();
+        'walk: loop {
+            let c = cursor.node();
+            if c.child_count() == 0 {
+                let word = self.syn.text(c);
+                let word = word.strip_prefix('@').unwrap_or(word);
+                if let Some(b) = self.lookup(word)
+                    && !named.contains(&b)
+                {
+                    named.push(b);
+                }
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            // The cursor starts at `n`: it cannot leave it.
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        Stmt::Broken(named.into_boxed_slice())
     }
 
     /// An embedded statement (`if`/loop body): its own scope.
@@ -857,4 +890,77 @@ impl<'s, 't> BodyBuilder<'s, 't> {
             range: Syn::range(n),
         }
     }
+}
+
+/// Whether every syntax error under the statement `n` lies in a statement
+/// nested in it (each cut on its own by [`BodyBuilder::stmt`]), so that `n`
+/// itself can be converted: an error in its own tokens, condition or header
+/// costs the whole statement.
+fn errors_in_nested_statements<'t>(syn: &Syn<'_, 't>, n: Node<'t>) -> bool {
+    if super::is_error_node(n) {
+        return false;
+    }
+    let parent = syn.kind(n);
+    syn.children(n).into_iter().all(|c| {
+        if !c.has_error() && !c.is_missing() {
+            return true;
+        }
+        match syn.kind(c) {
+            // Converted without `stmt`: its own tokens are checked here.
+            K::Block if matches!(parent, K::CheckedStatement | K::UnsafeStatement) => {
+                errors_in_nested_statements(syn, c)
+            }
+            // A block converts each child, an ERROR one too, with `stmt`.
+            K::Error => parent == K::Block && c.is_error(),
+            K::CatchClause | K::FinallyClause | K::SwitchBody => {
+                errors_in_nested_statements(syn, c)
+            }
+            // A section's labels are not statements: only those after the colon.
+            K::SwitchSection => section_errors_in_statements(syn, c),
+            k => is_statement(k),
+        }
+    })
+}
+
+/// [`errors_in_nested_statements`] for a switch section: the labels before
+/// its colon must be whole, and an ERROR after it is a statement of its own.
+fn section_errors_in_statements<'t>(syn: &Syn<'_, 't>, section: Node<'t>) -> bool {
+    let mut after_colon = false;
+    syn.children(section).into_iter().all(|c| {
+        if !syn.is_node(c) && syn.text(c) == ":" {
+            after_colon = true;
+        }
+        !c.has_error() && !c.is_missing()
+            || after_colon && (c.is_error() || is_statement(syn.kind(c)))
+    })
+}
+
+fn is_statement(k: K) -> bool {
+    matches!(
+        k,
+        K::Block
+            | K::BreakStatement
+            | K::CheckedStatement
+            | K::ContinueStatement
+            | K::DoStatement
+            | K::EmptyStatement
+            | K::ExpressionStatement
+            | K::FixedStatement
+            | K::ForStatement
+            | K::ForeachStatement
+            | K::GotoStatement
+            | K::IfStatement
+            | K::LabeledStatement
+            | K::LocalDeclarationStatement
+            | K::LocalFunctionStatement
+            | K::LockStatement
+            | K::ReturnStatement
+            | K::SwitchStatement
+            | K::ThrowStatement
+            | K::TryStatement
+            | K::UnsafeStatement
+            | K::UsingStatement
+            | K::WhileStatement
+            | K::YieldStatement
+    )
 }

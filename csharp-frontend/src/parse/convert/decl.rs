@@ -525,6 +525,9 @@ impl<'t> Syn<'_, 't> {
                 _ => {}
             }
         }
+        if modifier == ParamModifier::None {
+            modifier = self.blanked_lambda_modifier(n);
+        }
         Param {
             name: self
                 .field(n, F::Name)
@@ -534,6 +537,23 @@ impl<'t> Syn<'_, 't> {
             default,
             attrs: self.all_attributes(n),
             range: Syn::range(n),
+        }
+    }
+
+    /// The modifier of a lambda parameter that the grammar does not take
+    /// (`RepairKind::LAMBDA_PARAM_MODIFIER`): blanked for the parser, it is
+    /// the word right before the parameter in the original text (a parameter
+    /// that holds its modifiers follows `(`, `,` or an attribute).
+    fn blanked_lambda_modifier(&self, n: Node<'t>) -> ParamModifier {
+        let before = self.src[..n.start_byte()].trim_end();
+        let word_start = before
+            .rfind(|c: char| !c.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        match &before[word_start..] {
+            "ref" => ParamModifier::Ref,
+            "out" => ParamModifier::Out,
+            "in" => ParamModifier::In,
+            _ => ParamModifier::None,
         }
     }
 

@@ -433,7 +433,8 @@ impl<'s, 't> FileCx<'s, 't> {
             init.range = Syn::range(ci);
             init
         });
-        let has_error = body.has_error()
+        // A block's statements are cut one by one (`BodyBuilder::stmt`).
+        let has_error = (syn.kind(body) != K::Block && body.has_error())
             || syn
                 .child_of(n, K::ConstructorInitializer)
                 .is_some_and(|c| c.has_error());
@@ -665,10 +666,10 @@ impl<'s, 't> FileCx<'s, 't> {
             range: TextRange::new(range.start, range.start),
         };
         b.params(std::slice::from_ref(&args));
+        // Statements with errors are cut one by one (`BodyBuilder::stmt`).
         let root = b.top_level(stmts, range);
-        let has_error = stmts.iter().any(|s| s.has_error());
         // Top-level statements that await run as an async `Main`.
-        let body = b.finish(Some(BodyRoot::Block(root)), None, false, has_error);
+        let body = b.finish(Some(BodyRoot::Block(root)), None, false, false);
         let id = self.add_body(body);
         self.file.top_level = Some(id);
     }

@@ -287,7 +287,7 @@ pub fn run_one(
                     .find(|d| d.rule == RuleId::InternalError)
                     .map(|d| d.message.clone());
                 if let Some(library) = &prepared.library {
-                    prepared.spare = library.reclaim(r.loaded.index);
+                    prepared.spare = library.reclaim(r.into_index());
                 }
                 error
             })

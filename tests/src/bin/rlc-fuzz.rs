@@ -4,8 +4,10 @@
 //!         [--executions N] [--minutes M] [--limit-secs S]
 //!
 //! TARGET is `source` or `project`. Prints the work directory (where a crash
-//! that kills the process leaves its input), then the executions, the time
-//! and each failure; exits 1 if any input failed.
+//! that kills the process leaves its input), then the executions, the time,
+//! the coverage (features by family; each feature with the execution that
+//! first reached it is written to `coverage.txt` there) and each failure;
+//! exits 1 if any input failed.
 //!
 //! The work directory is made in `/dev/shm` when there is one: every
 //! execution rewrites its input file, which on a disk file system is written
@@ -78,6 +80,31 @@ fn main() {
         report.executions as f64 / secs.max(1e-9),
         report.failures.len()
     );
+    let coverage = &report.coverage;
+    let families: Vec<String> = coverage
+        .by_family()
+        .iter()
+        .map(|(family, n)| format!("{family} {n}"))
+        .collect();
+    println!(
+        "coverage: {} features ({}); {} inputs kept for reaching a new one",
+        coverage.features.len(),
+        families.join(", "),
+        report.kept
+    );
+    println!(
+        "slowest execution {:.3} s ({} bytes)",
+        report.slowest.0.as_secs_f64(),
+        report.slowest.1
+    );
+    let listing: String = coverage
+        .features
+        .iter()
+        .map(|(feature, first)| format!("{feature}\t{first}\n"))
+        .collect();
+    if let Err(e) = std::fs::write(dir.join("coverage.txt"), listing) {
+        eprintln!("cannot write coverage.txt: {e}");
+    }
     for (path, failure) in &report.failures {
         println!("{}: {failure:?}", path.display());
     }

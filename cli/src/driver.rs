@@ -96,6 +96,18 @@ impl CheckRun {
         self.loaded.files as usize
     }
 
+    /// The index, with the spec table the checker read (the inferred one
+    /// when inference ran). A run on a prepared library
+    /// ([`run_with_library`]) moved the index's own table into inference;
+    /// this gives it back, for [`PreparedLibrary::reclaim`].
+    pub fn into_index(self) -> Index {
+        let mut index = self.loaded.index;
+        if let Some(inference) = self.inference {
+            index.program = inference.program;
+        }
+        index
+    }
+
     /// Path and text of any file a diagnostic can name.
     pub fn file(&self, id: FileId) -> Option<(&Path, &str)> {
         let n = self.loaded.index.files.len();
@@ -136,7 +148,11 @@ pub fn prepare_library(opts: &RunOptions) -> PreparedLibrary {
 
 /// [`run`] with the library model prepared before ([`prepare_library`] of
 /// the same options): a caller running many times (the fuzzer) skips
-/// generating, parsing and indexing it each time.
+/// generating, parsing and indexing it each time. Inference extends the
+/// index's spec table in place instead of a copy of it (copying and freeing
+/// the model's specs cost as much as checking a small file): the run's
+/// `loaded.index.program` is left empty; [`CheckRun::into_index`] puts the
+/// inferred one back.
 pub fn run_with_library(
     opts: &RunOptions,
     library: PreparedLibrary,
@@ -174,10 +190,19 @@ fn run_inner(
         .collect::<rustc_hash::FxHashSet<_>>()
         .len() as u64;
     progress.phase("parse + index", Some((files, "files")));
+    let keep_declared = library.is_none();
     let library = library.unwrap_or_else(|| prepare_library(opts));
     let loaded = load_prepared(&specs, library, &|| progress.inc());
     after("index");
-    Ok(analyze(workspace, loaded, opts, discovery, after, progress))
+    Ok(analyze(
+        workspace,
+        loaded,
+        opts,
+        keep_declared,
+        discovery,
+        after,
+        progress,
+    ))
 }
 
 /// Checks again with the texts of some sources replaced in memory (by
@@ -192,17 +217,20 @@ pub fn recheck(run: CheckRun, opts: &RunOptions, changed: &FxHashMap<PathBuf, St
         workspace,
         loaded,
         opts,
+        true,
         Duration::ZERO,
         &mut |_| {},
         &Progress::hidden(),
     )
 }
 
-/// Lowers, infers and checks what `loaded` holds.
+/// Lowers, infers and checks what `loaded` holds. Unless `keep_declared`,
+/// inference takes the index's spec table rather than a copy of it.
 fn analyze(
     workspace: Workspace,
     mut loaded: Loaded,
     opts: &RunOptions,
+    keep_declared: bool,
     discovery: Duration,
     after: &mut dyn FnMut(&'static str),
     progress: &Progress,
@@ -251,7 +279,8 @@ fn analyze(
         if opts.infer {
             inference = Some(match inference.take() {
                 // The first compilations have nothing to seed.
-                None => infer(&loaded.index.program, &part.bodies),
+                None if keep_declared => infer(&loaded.index.program, &part.bodies),
+                None => infer_into(std::mem::take(&mut loaded.index.program), &part.bodies),
                 Some(before) => infer_later(before, &loaded, stage, &part.bodies),
             });
         }

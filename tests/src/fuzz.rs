@@ -11,14 +11,24 @@
 //! that takes longer than the time limit. A crash that kills the process (a
 //! stack overflow) leaves its input in the work directory, whose path is
 //! printed first.
+//!
+//! Coverage is counted as named features ([`Coverage`]), not as edges (that
+//! would need an instrumented build); an input that reaches a new one joins
+//! the inputs mutated, so a campaign builds on what reached deeper.
 
+use std::collections::BTreeMap;
+use std::collections::hash_map::DefaultHasher;
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rlc_core::rules::RuleId;
+use rlc_csharp::index::Origin;
 use rlc_csharp::load::PreparedLibrary;
-use rlc_sharp::driver::{RunOptions, prepare_library, run, run_with_library};
+use rlc_csharp::project::{DiscoverError, Workspace};
+use rlc_sharp::driver::{CheckRun, RunOptions, prepare_library, run, run_with_library};
 
 use crate::data_dir;
 
@@ -216,6 +226,132 @@ pub fn mutate(rng: &mut fastrand::Rng, input: &[u8], corpus: &[Vec<u8>]) -> Vec<
     out
 }
 
+/// The features a campaign's inputs reached, each with the execution that
+/// reached it first. For `source`: the kinds of the input's own HIR
+/// (`hir-expr`, `hir-stmt`, `hir-pat`, `hir-type`, `hir-member`), the
+/// grammar repairs applied (`repair`), the kinds of IR statements and edges
+/// its bodies were lowered to (`ir-stmt`, `ir-succ`, `ir-body`), the
+/// inference rules that fired (`infer`) and the rules of what was reported
+/// (`rule`, findings and notes alike). For `project`: the kinds of notes
+/// evaluation gave (`note`, the message up to its first quoted or
+/// input-derived part), the errors (`error`) and how many projects were
+/// found (`projects`).
+#[derive(Debug, Default)]
+pub struct Coverage {
+    seen: std::collections::HashSet<u64>,
+    pub features: BTreeMap<String, u64>,
+}
+
+impl Coverage {
+    /// Counts the variant of `value` (an enum) under `family`; its name is
+    /// only worked out the first time. True if it is new.
+    fn variant<T: Debug>(&mut self, family: &str, value: &T, execution: u64) -> bool {
+        let mut h = DefaultHasher::new();
+        family.hash(&mut h);
+        std::mem::discriminant(value).hash(&mut h);
+        if !self.seen.insert(h.finish()) {
+            return false;
+        }
+        let debug = format!("{value:?}");
+        let name: String = debug
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        self.named(family, &name, execution)
+    }
+
+    /// Counts `family:name`. True if it is new.
+    fn named(&mut self, family: &str, name: &str, execution: u64) -> bool {
+        let key = format!("{family}:{name}");
+        if self.features.contains_key(&key) {
+            return false;
+        }
+        self.features.insert(key, execution);
+        true
+    }
+
+    /// How many features of each family were reached.
+    pub fn by_family(&self) -> BTreeMap<&str, usize> {
+        let mut out = BTreeMap::new();
+        for key in self.features.keys() {
+            let family = key.split(':').next().unwrap_or(key);
+            *out.entry(family).or_default() += 1;
+        }
+        out
+    }
+
+    /// What a source run reached. True if anything is new.
+    fn source(&mut self, run: &CheckRun, execution: u64) -> bool {
+        let mut new = false;
+        for file in &run.loaded.index.files {
+            if file.origin == Origin::Library {
+                continue;
+            }
+            let syntax = &file.syntax;
+            for body in &syntax.bodies {
+                for e in &body.exprs {
+                    new |= self.variant("hir-expr", e, execution);
+                }
+                for st in &body.stmts {
+                    new |= self.variant("hir-stmt", st, execution);
+                }
+                for p in &body.pats {
+                    new |= self.variant("hir-pat", p, execution);
+                }
+            }
+            for t in &syntax.types {
+                new |= self.variant("hir-type", &t.kind, execution);
+                for m in &t.members {
+                    new |= self.variant("hir-member", &m.kind, execution);
+                }
+            }
+            for r in &syntax.repairs {
+                new |= self.named("repair", r.kind, execution);
+            }
+        }
+        for body in &run.lowered.bodies {
+            new |= self.variant("ir-body", &body.kind, execution);
+            for node in &body.nodes {
+                new |= self.variant("ir-stmt", &node.stmt, execution);
+                new |= self.variant("ir-succ", &node.succ, execution);
+            }
+        }
+        for spec in run.inference.iter().flat_map(|i| &i.specs) {
+            new |= self.variant("infer", &spec.rule, execution);
+        }
+        for d in &run.diagnostics {
+            new |= self.named("rule", d.rule.code(), execution);
+        }
+        new
+    }
+
+    /// What a project evaluation reached. True if anything is new.
+    fn project(&mut self, found: &Result<Workspace, DiscoverError>, execution: u64) -> bool {
+        let workspace = match found {
+            Ok(w) => w,
+            Err(e) => return self.variant("error", e, execution),
+        };
+        let mut new = self.named(
+            "projects",
+            &workspace.projects.len().min(3).to_string(),
+            execution,
+        );
+        for note in &workspace.notes {
+            // Quotes, paths and numbers hold parts of the input.
+            let kind: String = note
+                .message
+                .chars()
+                .take_while(|c| {
+                    !matches!(c, '`' | '\'' | '"' | '/' | ':' | '(') && !c.is_ascii_digit()
+                })
+                .take(60)
+                .collect();
+            new |= self.named("note", kind.trim(), execution);
+        }
+        new
+    }
+}
+
 /// Why an input failed.
 #[derive(Debug)]
 pub enum Failure {
@@ -254,14 +390,18 @@ impl Prepared {
     }
 }
 
-/// Runs one input through `target`, in `dir` (the input is left there).
+/// Runs one input through `target`, in `dir` (the input is left there),
+/// adding what it reached to `coverage` as execution `execution`. Ok(true)
+/// when that was anything new.
 pub fn run_one(
     target: Target,
     prepared: &mut Prepared,
     dir: &Path,
     input: &[u8],
     limit: Duration,
-) -> Result<(), Failure> {
+    coverage: &mut Coverage,
+    execution: u64,
+) -> Result<bool, Failure> {
     let file = dir.join(target.file_name());
     if let Err(e) = std::fs::write(&file, input) {
         return Err(Failure::Panic(format!(
@@ -270,6 +410,7 @@ pub fn run_one(
         )));
     }
     let start = Instant::now();
+    let mut new = false;
     let result = catch_unwind(AssertUnwindSafe(|| match target {
         Target::Source => {
             let opts = source_options(file.clone());
@@ -286,14 +427,16 @@ pub fn run_one(
                     .iter()
                     .find(|d| d.rule == RuleId::InternalError)
                     .map(|d| d.message.clone());
+                new = coverage.source(&r, execution);
                 if let Some(library) = &prepared.library {
-                    prepared.spare = library.reclaim(r.loaded.index);
+                    prepared.spare = library.reclaim(r.into_index());
                 }
                 error
             })
         }
         Target::Project => {
-            let _ = rlc_csharp::project::discover(std::slice::from_ref(&file));
+            let found = rlc_csharp::project::discover(std::slice::from_ref(&file));
+            new = coverage.project(&found, execution);
             None
         }
     }));
@@ -302,7 +445,7 @@ pub fn run_one(
         Err(p) => Err(Failure::Panic(rlc_csharp::load::panic_message(&p))),
         Ok(Some(message)) => Err(Failure::InternalError(message)),
         Ok(None) if elapsed > limit => Err(Failure::Slow(elapsed)),
-        Ok(None) => Ok(()),
+        Ok(None) => Ok(new),
     }
 }
 
@@ -311,9 +454,17 @@ pub fn run_one(
 pub struct Report {
     pub executions: u64,
     pub elapsed: Duration,
+    /// The slowest execution that did not fail, and its input's length.
+    pub slowest: (Duration, usize),
+    pub coverage: Coverage,
+    /// Inputs kept because they reached a new feature.
+    pub kept: usize,
     /// Each failing input (saved under the work directory) and why.
     pub failures: Vec<(PathBuf, Failure)>,
 }
+
+/// The most inputs a campaign adds to its seeds.
+const MAX_KEPT: usize = 2_000;
 
 /// Runs mutated inputs from a fixed seed until `executions` or `time` is
 /// reached, whichever comes first. Failing inputs are saved in `dir`.
@@ -325,7 +476,8 @@ pub fn campaign(
     limit: Duration,
     dir: &Path,
 ) -> Report {
-    let corpus = target.corpus();
+    let mut corpus = target.corpus();
+    let seeds = corpus.len();
     let mut prepared = Prepared::new(target);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut report = Report::default();
@@ -338,11 +490,35 @@ pub fn campaign(
         };
         let input = mutate(&mut rng, base, &corpus);
         report.executions += 1;
-        if let Err(failure) = run_one(target, &mut prepared, dir, &input, limit) {
-            let saved = dir.join(format!("failure-{}-{}", target.name(), report.executions));
-            // Keep the input even if saving fails: it is also in the work file.
-            let _ = std::fs::write(&saved, &input);
-            report.failures.push((saved, failure));
+        let t = Instant::now();
+        let result = run_one(
+            target,
+            &mut prepared,
+            dir,
+            &input,
+            limit,
+            &mut report.coverage,
+            report.executions,
+        );
+        match result {
+            Ok(new) => {
+                let time = t.elapsed();
+                if time > report.slowest.0 {
+                    report.slowest = (time, input.len());
+                }
+                // Bounded: the features are finite, but a note kind can
+                // still carry some of the input.
+                if new && corpus.len() < seeds + MAX_KEPT {
+                    corpus.push(input);
+                    report.kept += 1;
+                }
+            }
+            Err(failure) => {
+                let saved = dir.join(format!("failure-{}-{}", target.name(), report.executions));
+                // Keep the input even if saving fails: it is also in the work file.
+                let _ = std::fs::write(&saved, &input);
+                report.failures.push((saved, failure));
+            }
         }
     }
     report.elapsed = start.elapsed();

@@ -1,5 +1,6 @@
 //! A short fuzz campaign on fixed seeds: every mutated input is answered
-//! without a panic, an internal error or a stall. `rlc-fuzz` runs long ones.
+//! without a panic, an internal error or a stall, and the inputs reach some
+//! way into the pipeline. `rlc-fuzz` runs long ones.
 
 use std::time::Duration;
 
@@ -16,6 +17,12 @@ fn short_campaign(target: Target, executions: u64) {
         dir.path(),
     );
     assert!(report.executions > 0);
+    // The inputs reach past the parser: kinds of syntax, IR or notes.
+    assert!(
+        report.coverage.features.len() >= 10,
+        "{:?}",
+        report.coverage.features
+    );
     let failures: Vec<String> = report
         .failures
         .iter()

@@ -105,7 +105,7 @@ fn a_runs_index_rolled_back_is_the_models_again() {
         let fresh = run_with_library(&opts(path), pristine.clone()).expect("the run");
         assert_eq!(findings, format!("{:?}", fresh.diagnostics), "{what}");
         spare = pristine
-            .reclaim(run.loaded.index)
+            .reclaim(run.into_index())
             .unwrap_or_else(|| panic!("{what}: not built on the model"));
         assert_same(&spare.index, &pristine.index, &what);
     }

@@ -114,8 +114,12 @@ impl<'a> Parser<'a> {
     fn keyword(&mut self, word: &str) -> bool {
         self.skip_ws();
         let rest = self.rest();
-        let matches = rest.len() >= word.len()
-            && rest[..word.len()].eq_ignore_ascii_case(word)
+        // Compared as bytes: the text may go on with a character that the
+        // word's length cuts in two (a byte order mark, found by the fuzzer).
+        let matches = rest
+            .as_bytes()
+            .get(..word.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(word.as_bytes()))
             && !rest[word.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
         if matches {
             self.at += word.len();
@@ -403,6 +407,19 @@ mod tests {
         );
         assert!(!outcome.value);
         assert!(outcome.taint.is_none());
+    }
+
+    #[test]
+    fn a_character_cut_by_a_keywords_length_is_an_error_not_a_panic() {
+        for condition in ["true\u{feff}", "'a' == 'a' \u{feff}('b') ", "true xé"] {
+            let outcome = eval(&[], condition);
+            assert!(!outcome.value, "{condition}");
+            assert!(
+                outcome.taint.unwrap().message.contains("unexpected"),
+                "{condition}"
+            );
+        }
+        assert!(eval(&[], "true Or\u{feff}").taint.is_some());
     }
 
     #[test]

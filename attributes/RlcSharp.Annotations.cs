@@ -28,6 +28,8 @@ namespace RlcSharp.Annotations
     /// On a return value, parameter, field or property, <c>[MustCall]</c> with no
     /// method says that this value needs no call even though its type has an
     /// obligation (for example a client that a factory keeps and disposes).
+    /// On a constructor it states the obligation of the object that constructor
+    /// makes, when it differs from the type's.
     /// </para>
     /// <example>
     /// <code>
@@ -48,7 +50,7 @@ namespace RlcSharp.Annotations
     [AttributeUsage(
         AttributeTargets.Class | AttributeTargets.Struct | AttributeTargets.Interface
             | AttributeTargets.ReturnValue | AttributeTargets.Parameter
-            | AttributeTargets.Field | AttributeTargets.Property,
+            | AttributeTargets.Field | AttributeTargets.Property | AttributeTargets.Constructor,
         Inherited = true,
         AllowMultiple = false)]
     public sealed class MustCallAttribute : Attribute

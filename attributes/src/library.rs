@@ -55,6 +55,11 @@ pub struct LibraryType {
     /// along the bases.
     #[serde(default)]
     pub also_disposes: Vec<String>,
+    /// The type keeps its obligation, but its disposal releases only managed
+    /// state, and this says what (`a wait handle, created only by
+    /// AvailableWaitHandle`): a value of it that is lost is reported apart, as
+    /// harmless today (RLC0011). Needs an obligation.
+    pub releases_only_managed: Option<String>,
     /// C# member declarations without bodies, with spec attributes inline.
     #[serde(default)]
     pub members: Vec<Spanned<String>>,

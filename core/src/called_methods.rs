@@ -64,8 +64,15 @@ pub fn called_methods<'p>(
         Callee::Unresolved(n) => Some(n.rsplit('.').next().unwrap_or(n)),
         Callee::Delegate(_) => None,
     };
-    let no_args = call.args.iter().all(|a| a.value == Operand::Default);
-    if let (Some(name), Some(recv), true) = (name, call.receiver, no_args) {
+    // A must-call method is named, not typed (`Unregister(null)`, `Timer.Dispose(
+    // WaitHandle)`, `Disconnect(ex)` count); but `Dispose(bool)` releases only when
+    // its flag is true, which its `[Calls]` says, and an unresolved call with
+    // arguments may be any overload.
+    let counts = match method {
+        Some(m) => !is_dispose_pattern(program, m, std::slice::from_ref(&m.name)),
+        None => call.args.iter().all(|a| a.value == Operand::Default),
+    };
+    if let (Some(name), Some(recv), true) = (name, call.receiver, counts) {
         out.push(CalledMethod {
             target: Alias::Var(recv),
             called: Called::Direct(name),

@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 
 use crate::ir::{Bodies, Call, CallKind, Callee, Stmt};
-use crate::program::{MustCall, Program, Provenance, TypeId, ValueTy};
+use crate::program::{DeclaredIn, Harmless, MustCall, Program, Provenance, TypeId, ValueTy};
 
 /// The must-call type of a value (a non-empty obligation) and where it was stated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,10 +25,9 @@ pub struct MustCallType {
     /// from a `[return: MustCall(..)]` of a method.
     pub declared_by: Option<TypeId>,
     pub provenance: Provenance,
-    /// Every type it comes from releases nothing on disposal, as inference
-    /// found (`TypeDef::releases_nothing`): the type with the verdict and
-    /// where it came from. A leak of it is harmless today.
-    pub releases_nothing: Option<(TypeId, Provenance)>,
+    /// Losing it is harmless today (`TypeDef::harmless`), for every type it
+    /// comes from: why, the type that says so, and who said it.
+    pub harmless: Option<(Harmless, TypeId, Provenance)>,
 }
 
 impl MustCallType {
@@ -163,17 +162,22 @@ impl MustCallTypes {
             None => {
                 let mut methods = Vec::new();
                 let mut first: Option<&MustCallType> = None;
-                // Weak only when every supertype with an obligation is.
+                // Harmless only when every supertype with an obligation is. What
+                // the model says of a library type says nothing of what a
+                // source subclass adds; inference judged the subclasses too.
                 let mut weak = true;
                 for &s in &supers {
                     if let Some(o) = &self.of[s] {
                         methods.extend(o.must_call.methods.iter().cloned());
                         first = first.or(Some(o));
-                        weak &= o.releases_nothing.is_some();
+                        weak &= o.harmless.as_ref().is_some_and(|(why, ..)| {
+                            *why == Harmless::ReleasesNothing
+                                || def.declared_in == DeclaredIn::Library
+                        });
                     }
                 }
                 first.map(|o| {
-                    let inherited = o.releases_nothing.clone().filter(|_| weak);
+                    let inherited = o.harmless.clone().filter(|_| weak);
                     (methods, o.declared_by, o.provenance.clone(), inherited)
                 })
             }
@@ -183,17 +187,15 @@ impl MustCallTypes {
                 must_call: MustCall::of(methods.into_iter().chain(alts.iter().cloned())),
                 declared_by,
                 provenance,
-                releases_nothing: def
-                    .releases_nothing
+                harmless: def
+                    .harmless
                     .clone()
-                    .map(|prov| (id, prov))
+                    .map(|(why, prov)| (why, id, prov))
                     .or(inherited),
             })
         });
-        let changed = new.as_ref().map(|o| (&o.must_call, &o.releases_nothing))
-            != self.of[t]
-                .as_ref()
-                .map(|o| (&o.must_call, &o.releases_nothing))
+        let changed = new.as_ref().map(|o| (&o.must_call, &o.harmless))
+            != self.of[t].as_ref().map(|o| (&o.must_call, &o.harmless))
             || alts != alternatives[t];
         self.of[t] = new;
         alternatives[t] = alts;
@@ -233,7 +235,7 @@ impl MustCallTypes {
                 must_call: mc.clone(),
                 declared_by: None,
                 provenance: prov.clone(),
-                releases_nothing: None,
+                harmless: None,
             }));
         }
         let ty = match call.kind {
@@ -373,12 +375,12 @@ mod tests {
         let disp = ty(&mut p, "System.IDisposable", &[]);
         p.well_known.disposable = Some(disp);
         let scope = ty(&mut p, "App.Scope", &[disp]);
-        p.types[scope.index()].releases_nothing = Some(Provenance::Default);
+        p.types[scope.index()].harmless = Some((Harmless::ReleasesNothing, Provenance::Default));
         let sub = ty(&mut p, "App.SubScope", &[scope]);
         let real = ty(&mut p, "App.Real", &[disp]);
         let both = ty(&mut p, "App.Both", &[scope, real]);
         let t = MustCallTypes::compute(&p);
-        let weak = |id| t.of_type(id).map(|o| o.releases_nothing.is_some());
+        let weak = |id| t.of_type(id).map(|o| o.harmless.is_some());
         assert_eq!(weak(scope), Some(true));
         assert_eq!(weak(sub), Some(true));
         assert_eq!(weak(real), Some(false));

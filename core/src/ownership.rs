@@ -271,8 +271,10 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
 }
 
 /// A constructor that passes one of its `bool` parameters on as the condition
-/// of the `this(..)` it calls owns under the same condition (`Holder(Stream s,
-/// bool owns) : this(s, owns, null)`), along chains of any length.
+/// of the `this(..)` or `base(..)` it calls owns under the same condition
+/// (`Holder(Stream s, bool owns) : this(s, owns, null)`, `TlsStream(Stream s,
+/// bool leaveOpen) : base(s, leaveOpen)` over `SslStream`), along chains of any
+/// length.
 fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
     loop {
         let mut found: Vec<(crate::program::MethodId, u32, bool)> = Vec::new();
@@ -288,7 +290,8 @@ fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
                 let Stmt::Call(call) = &node.stmt else {
                     continue;
                 };
-                let (CallKind::ThisConstructor, Callee::Method(d)) = (call.kind, &call.callee)
+                let (CallKind::ThisConstructor | CallKind::BaseConstructor, Callee::Method(d)) =
+                    (call.kind, &call.callee)
                 else {
                     continue;
                 };

@@ -82,6 +82,18 @@ pub enum TypeKind {
     RecordStruct,
 }
 
+/// Why losing an undisposed value of a disposable type does no harm today.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Harmless {
+    /// Inference found that its disposal releases nothing (rule
+    /// `no-obligation`); nobody has confirmed it (RLC0010).
+    ReleasesNothing,
+    /// A written spec (the library model, the config) states that its disposal
+    /// releases only managed state, and what (RLC0011): pooled buffers, a wait
+    /// handle created only on request, registrations of its own.
+    ReleasesOnlyManaged { what: String },
+}
+
 /// Where a type is declared.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum DeclaredIn {
@@ -114,11 +126,10 @@ pub struct TypeDef {
     /// A handle to an unmanaged resource (`IntPtr`, `SafeHandle`, ...): a field
     /// of this type means the class owns something to release.
     pub is_native_handle: bool,
-    /// Inference found that its disposal releases nothing (rule
-    /// `no-obligation`). Unlike a written `[MustCall]` with no method, this
-    /// keeps the obligation: leaks of such values are reported apart
-    /// (RLC0010) until a person accepts the proposed spec.
-    pub releases_nothing: Option<Provenance>,
+    /// Why losing an undisposed value of it does no harm today, and who said
+    /// so. Unlike a written `[MustCall]` with no method, this keeps the
+    /// obligation: its leaks are reported apart (RLC0010, RLC0011), never hidden.
+    pub harmless: Option<(Harmless, Provenance)>,
     /// The declaration's name (first part, for partial types).
     pub span: Option<Span>,
     /// Every span of the declaration (all parts of a partial type).
@@ -142,7 +153,7 @@ impl TypeDef {
             is_static: false,
             has_finalizer: false,
             is_native_handle: false,
-            releases_nothing: None,
+            harmless: None,
             span: None,
             decl_spans: Vec::new(),
         }

@@ -97,6 +97,8 @@ infer_rules! {
         "the method always returns `this`, so its result is the receiver itself";
     OwningConstructorParam, "owning-constructor-param",
         "the constructor stores the parameter into an owning field";
+    OwningParamStored, "owning-param-stored",
+        "the method stores the parameter into an owning field of its object";
     NotOwningGetter, "not-owning-getter",
         "the method returns an owning field of its class";
     OwningGetter, "owning-getter",

@@ -703,6 +703,7 @@ impl GeneratedLibrary {
                 LibraryTypeFacts {
                     must_call: t.must_call.clone(),
                     also_disposes: t.also_disposes.clone(),
+                    releases_only_managed: t.releases_only_managed.clone(),
                 },
             ))
         })

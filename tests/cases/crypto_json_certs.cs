@@ -116,10 +116,10 @@ public static class Json
         return doc.RootElement.GetProperty("name").GetString();
     }
 
-    // CASE: JsonDocument.Parse used inline and dropped (its pooled buffers are lost).
+    // CASE: JsonDocument.Parse used inline and dropped (its pooled buffers do not go back to the pool).
     public static int CountInline(string json)
     {
-        return JsonDocument.Parse(json).RootElement.GetArrayLength(); // expect: RLC0001
+        return JsonDocument.Parse(json).RootElement.GetArrayLength(); // expect: RLC0011
     }
 
     // CASE: JsonDocument.ParseAsync under using; JsonElement values need nothing.

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 42
+// cases: 45
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -661,4 +661,65 @@ public sealed class StyleSource(Stream inner) : RecordSource(inner);
 public static class StyleSourceUser
 {
     public static RecordSource Open(string path) => new StyleSource(File.OpenRead(path));
+}
+
+// A method other than a constructor that keeps its parameter in an owning field
+// takes it over: `[Owning]` (rule `owning-param-stored`).
+public sealed class Session : IDisposable
+{
+    private Stream? _transport;
+
+    public void Attach(Stream transport)
+    {
+        _transport?.Dispose();
+        _transport = transport;
+    }
+
+    public void Dispose() => _transport?.Dispose();
+}
+
+public static class SessionUsers
+{
+    // CASE: the stream handed to `Attach` belongs to the session.
+    public static void Connect(Session session, string path)
+    {
+        var s = File.OpenRead(path);
+        session.Attach(s);
+    }
+
+    // CASE: a wrapper over an owned stream handed on the same way.
+    public static void ConnectBuffered(Session session, string path)
+    {
+        var buffered = new BufferedStream(File.OpenRead(path));
+        session.Attach(buffered);
+    }
+}
+
+// A must-call method is matched by name whatever its arguments.
+public sealed class Engine
+{
+    private Stream? _stream;
+
+    public void Connect(Stream s)
+    {
+        Disconnect(null);
+        _stream = s;
+    }
+
+    public void Disconnect(Exception? reason)
+    {
+        _stream?.Dispose();
+        _stream = null;
+    }
+}
+
+public static class EngineUsers
+{
+    // CASE: `Disconnect(reason)` releases the engine.
+    public static void Run(string path)
+    {
+        var e = new Engine();
+        e.Connect(File.OpenRead(path));
+        e.Disconnect(new TimeoutException());
+    }
 }

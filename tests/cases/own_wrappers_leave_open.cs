@@ -5,9 +5,10 @@
 // argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
 // disposal is verified assuming the wrapper owns. Where the flag says the wrapper
 // does not own, dropping the field's value (`stream = null`) loses nothing.
-// cases: 16
+// cases: 19
 using System;
 using System.IO;
+using System.Net.Security;
 using System.Threading.Tasks;
 
 namespace Cases.OwnWrappersLeaveOpen;
@@ -223,5 +224,37 @@ public static class ChainedHolderUsers
         var second = File.OpenRead(b); // expect: RLC0001
         using var h = new ChainedHolder(first, second, owns: false);
         return first.ReadByte();
+    }
+}
+
+// A subclass of a BCL wrapper that forwards its own `leaveOpen` to the base
+// constructor owns its argument under the same condition.
+public sealed class TracedSslStream : SslStream
+{
+    public TracedSslStream(Stream inner, bool leaveInnerStreamOpen) : base(inner, leaveInnerStreamOpen) { }
+}
+
+public static class TracedSslStreamUsers
+{
+    // CASE: `leaveInnerStreamOpen: false` hands the stream to the wrapper the caller returns.
+    public static Stream Owning(string path)
+    {
+        var file = File.OpenRead(path);
+        return new TracedSslStream(file, false);
+    }
+
+    // CASE: `true` leaves it to the caller, which disposes only the wrapper.
+    public static void Borrowing(string path)
+    {
+        var file = File.OpenRead(path); // expect: RLC0001
+        using var tls = new TracedSslStream(file, true);
+        tls.Flush();
+    }
+
+    // CASE: a borrowed stream wrapped with `true`: the borrower disposes only its wrapper.
+    public static void Borrowed(Stream s)
+    {
+        using var tls = new TracedSslStream(s, true);
+        tls.Flush();
     }
 }

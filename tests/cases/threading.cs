@@ -1,7 +1,7 @@
 // Case family: System.Threading: CancellationTokenSource (timeouts, linked sources),
 // CancellationTokenRegistration, SemaphoreSlim, timers, ManualResetEventSlim, and Task
 // (no obligation).
-// cases: 21
+// cases: 23
 using System;
 using System.Threading;
 using System.Threading.Tasks;
@@ -25,10 +25,11 @@ public static class Tokens
         await work(cts.Token);
     }
 
-    // CASE: Cancel() and CancelAfter() are not disposal.
+    // CASE: Cancel() and CancelAfter() are not disposal (a plain source: its
+    // disposal releases only managed state; the timer CancelAfter starts is not followed).
     public static void CancelIsNotDispose(Action<CancellationToken> work)
     {
-        var cts = new CancellationTokenSource(); // expect: RLC0001
+        var cts = new CancellationTokenSource(); // expect: RLC0011
         cts.CancelAfter(100);
         work(cts.Token);
         cts.Cancel();
@@ -76,7 +77,7 @@ public static class Synchronization
     // CASE: a local semaphore never disposed.
     public static async Task SemaphoreLeaked(Func<Task> work)
     {
-        var gate = new SemaphoreSlim(1, 1); // expect: RLC0001
+        var gate = new SemaphoreSlim(1, 1); // expect: RLC0011
         await gate.WaitAsync();
         try
         {
@@ -168,7 +169,9 @@ public sealed class Worker : IDisposable
     public void Dispose() => _cts.Dispose();
 }
 
-// CASE: a worker that replaces its cancellation source without disposing it.
+// CASE: a worker that replaces its cancellation source without disposing it: a
+// plain source releases only managed state, so the overwrite is RLC0011 and
+// callers owe nothing new (no RLC0009).
 public sealed class CarelessWorker : IDisposable
 {
     [Owning] private CancellationTokenSource _cts = new CancellationTokenSource();
@@ -176,7 +179,7 @@ public sealed class CarelessWorker : IDisposable
     public void Restart()
     {
         _cts.Cancel();
-        _cts = new CancellationTokenSource(); // expect: RLC0004, RLC0009
+        _cts = new CancellationTokenSource(); // expect: RLC0011
     }
 
     [Calls("_cts", "Dispose")]
@@ -248,3 +251,20 @@ public sealed class ExchangeKeepsOldInLocal : IDisposable
     public void Dispose() => _timer?.Dispose();
 }
 
+
+public static class WaitRegistrations
+{
+    // CASE: `Unregister(null)` releases a registered wait (its must-call method takes an argument).
+    public static void Registered(WaitHandle h, WaitOrTimerCallback onSignal)
+    {
+        var reg = ThreadPool.RegisterWaitForSingleObject(h, onSignal, null, -1, true);
+        reg.Unregister(null);
+    }
+
+    // CASE: a registration never unregistered.
+    public static void Forgotten(WaitHandle h, WaitOrTimerCallback onSignal)
+    {
+        var reg = ThreadPool.RegisterWaitForSingleObject(h, onSignal, null, -1, true); // expect: RLC0001
+        GC.KeepAlive(reg);
+    }
+}

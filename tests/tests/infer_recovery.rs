@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rlc_core::program::{Ownership, Program, Provenance, Target};
+use rlc_core::program::{Harmless, Ownership, Program, Provenance, Target};
 use rlc_csharp::load::lower_all;
 use rlc_tests::{data_dir, files_in, load_files};
 
@@ -77,7 +77,7 @@ fn spec_keys(
         }
         // The checker keeps a "releases nothing" verdict as a weak obligation;
         // the patch proposes it as `[MustCall]`.
-        if let Some(prov) = &t.releases_nothing
+        if let Some((Harmless::ReleasesNothing, prov)) = &t.harmless
             && want(prov)
         {
             out.insert(("MustCall".into(), t.name.clone(), "MustCall".into()));

@@ -639,6 +639,8 @@ impl<'m> Walker<'m> {
                 SpecAttr::MustCallAlias | SpecAttr::DoesNotThrow => {
                     matches!(kind, "constructor_declaration" | "method_declaration")
                 }
+                // The obligation of the constructed object.
+                SpecAttr::MustCall => kind == "constructor_declaration",
                 SpecAttr::Calls | SpecAttr::CreatesMustCallFor | SpecAttr::DoesNotReturn => {
                     kind == "method_declaration"
                 }
@@ -1086,6 +1088,12 @@ impl Model {
                     "{place}: `must_call = []` and `also_disposes` are for types that are disposable"
                 ));
             }
+            // Harmless losses are still losses of an obligation.
+            if ty.releases_only_managed.is_some() && (no_obligation || !disposes) {
+                problems.push(format!(
+                    "{place}: `releases_only_managed` needs an obligation to weaken"
+                ));
+            }
             for (b, base) in facts.bases.iter().enumerate() {
                 let Some(base_kind) = base
                     .as_ref()
@@ -1155,7 +1163,7 @@ fn the_embedded_model_is_well_formed() {
 /// each kind gives one problem of each kind.
 #[test]
 fn the_checks_reject_broken_models() {
-    let cases: [(&str, &str); 17] = [
+    let cases: [(&str, &str); 19] = [
         ("members = [\"void Read(\"]", "syntax error"),
         ("members = [\"Widget2()\"]", "must be named `Widget`"),
         ("members = [\"Gadget Make()\"]", "unknown type `Gadget`"),
@@ -1201,6 +1209,11 @@ fn the_checks_reject_broken_models() {
             "is not meaningful here",
         ),
         ("must_call = []", "for types that are disposable"),
+        (
+            "bases = [\"IDisposable\"]\nmust_call = []\nreleases_only_managed = \"x\"",
+            "needs an obligation",
+        ),
+        ("releases_only_managed = \"x\"", "needs an obligation"),
         (
             "members = [\"void Write(Stream s)\", \"void Write(System.IO.Stream? stream)\"]",
             "`Write(System.IO.Stream)` is declared twice",

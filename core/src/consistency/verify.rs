@@ -77,7 +77,7 @@ fn run_target<'c, 'a>(
         must_call: must_call.clone(),
         declared_by: None,
         provenance: Provenance::Default,
-        releases_nothing: None,
+        harmless: None,
     };
     let o = e.new_obligation(ObligationKind::Target, facts.body.entry, None, target, None);
     for (node, alias) in seeds {

@@ -347,10 +347,11 @@ impl State {
             .collect()
     }
 
-    /// `[Owning]` on parameters the method disposes or hands to an `[Owning]`
+    /// `[Owning]` on parameters the method disposes, keeps in an owning field of
+    /// its object (not a constructor), or hands to an `[Owning]`
     /// parameter (phase 1; through resource aliases in phase 2).
     fn owning_params(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
-        let mut found = Vec::new();
+        let mut found: Vec<(MethodId, u32, BodyId, InferRule, Span)> = Vec::new();
         for ((id, body), f) in bodies.enumerate().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
@@ -373,17 +374,38 @@ impl State {
                     && resource
                     && pd.must_call_alias.is_none()
                     && md.kind != MethodKind::Setter;
-                if eligible
-                    && !found
-                        .iter()
-                        .any(|c: &(MethodId, u32, _, _, _)| (c.0, c.1) == (m, i))
-                {
+                if eligible && !found.iter().any(|c| (c.0, c.1) == (m, i)) {
                     let rule = if d.transferred {
                         InferRule::OwningParamPassed
                     } else {
                         InferRule::OwningParamDisposed
                     };
                     found.push((m, i, id, rule, body.node(d.node).span));
+                }
+            }
+            // A method other than a constructor (those alias or own in
+            // `must_call_alias_constructors`) that keeps the parameter in an
+            // owning field of its object takes it over (`engine.Connect(stream)`).
+            let md = self.p.method(m);
+            if md.kind != MethodKind::Ordinary || md.is_static {
+                continue;
+            }
+            let fields = self.owning_fields_of(types, md.owner);
+            for (n, g, roots, _) in &f.field_stores {
+                for r in roots {
+                    let ValueSource::Param(i) = *r else { continue };
+                    let Some(pd) = md.params.get(i as usize) else {
+                        continue;
+                    };
+                    let eligible = fields.contains(g)
+                        && pd.ownership == Ownership::Default
+                        && pd.must_call_alias.is_none()
+                        && pd.mode == ParamMode::Value
+                        && types.of_value(&pd.ty).is_some();
+                    if eligible && !found.iter().any(|c| (c.0, c.1) == (m, i)) {
+                        let span = body.node(*n).span;
+                        found.push((m, i, id, InferRule::OwningParamStored, span));
+                    }
                 }
             }
         }

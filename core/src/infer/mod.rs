@@ -79,7 +79,7 @@ pub struct InferredSpec {
 #[derive(Clone, Debug)]
 pub struct Inference {
     /// The spec table with the inferred facts added, for checking: a
-    /// `no-obligation` verdict is kept as `TypeDef::releases_nothing`, not as
+    /// `no-obligation` verdict is kept as `TypeDef::harmless`, not as
     /// the `[MustCall]` the patch proposes.
     pub program: Program,
     /// Every inferred attribute, in a deterministic order.

@@ -24,7 +24,8 @@ use super::{InferredAttr, InferredSpec, SpecTarget};
 use crate::ir::{Bodies, Body, BodyId, Callee, Stmt};
 use crate::must_call::MustCallTypes;
 use crate::program::{
-    DeclaredIn, FieldId, InferRule, MethodId, MustCall, Program, Provenance, TypeId, TypeKind,
+    DeclaredIn, FieldId, Harmless, InferRule, MethodId, MustCall, Program, Provenance, TypeId,
+    TypeKind,
 };
 
 const RULE: InferRule = InferRule::NoObligation;
@@ -60,7 +61,7 @@ pub(super) fn apply(
 }
 
 /// A verdict of this rule keeps the type's obligation and marks it
-/// `releases_nothing` instead: the patch proposes `[MustCall]` for review, and
+/// harmless (`Harmless::ReleasesNothing`) instead: the patch proposes `[MustCall]` for review, and
 /// until a person accepts it a leak is reported apart (RLC0010), never hidden.
 /// The other rules run after this, on the obligation the checker tracks, so
 /// the specs they propose (a helper's `[Owning]` parameter, say) hold whether
@@ -70,7 +71,7 @@ pub(super) fn keep_obligations(p: &mut Program) {
         if let Some((mc, prov @ Provenance::Inferred { rule: RULE, .. })) = &t.must_call
             && mc.methods.is_empty()
         {
-            t.releases_nothing = Some(prov.clone());
+            t.harmless = Some((Harmless::ReleasesNothing, prov.clone()));
             t.must_call = None;
         }
     }

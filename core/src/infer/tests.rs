@@ -167,10 +167,10 @@ fn a_disposable_that_releases_nothing_has_no_obligation() {
     // For checking, the verdict keeps the obligation, marked as releasing
     // nothing, so that leaks are reported apart instead of hidden.
     assert!(out.program.ty(c).must_call.is_none());
-    assert!(out.program.ty(c).releases_nothing.is_some());
+    assert!(out.program.ty(c).harmless.is_some());
     let types = crate::must_call::MustCallTypes::compute(&out.program);
     let ob = types.of_type(c).expect("still an obligation");
-    assert!(ob.releases_nothing.is_some());
+    assert!(ob.harmless.is_some());
 }
 
 #[test]

@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::consistency::{ConditionNote, Event, Loss, ObligationKind, Outcome};
 use crate::facts::BodyFacts;
+use crate::program::Harmless;
 use crate::resource_alias::Alias;
 pub use diagnostic::{Diagnostic, Keyed, Label, Severity, SpecFact, finish, sort};
 
@@ -91,6 +92,8 @@ registry! {
         "A method reassigns an owning field without [CreatesMustCallFor]";
     rlc0010_resource_leak_releases_nothing => ResourceLeakReleasesNothing, "RLC0010", "resource-leak-releases-nothing", Warning, Analysis,
         "A disposable value is not disposed, but its type's disposal releases nothing today (inferred)";
+    rlc0011_resource_leak_releases_only_managed => ResourceLeakReleasesOnlyManaged, "RLC0011", "resource-leak-releases-only-managed", Note, Analysis,
+        "A disposable value is not disposed, but its type's disposal releases only managed state";
     rlc9001_syntax_error => SyntaxError, "RLC9001", "syntax-error", Note, Input,
         "The parser found a syntax error; the statement holding it is not analysed";
     rlc9002_project_note => ProjectNote, "RLC9002", "project-note", Note, Input,
@@ -180,13 +183,16 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
         }
         let never = !out.discharged.get(o as usize).copied().unwrap_or(false);
         let notes = notes.get(&o).map_or(&[][..], Vec::as_slice);
-        let weak = ob.must_call.releases_nothing.as_ref();
-        let d = match (&ob.kind, weak) {
+        let harmless = ob.must_call.harmless.as_ref();
+        let d = match (&ob.kind, harmless) {
             (ObligationKind::CreatesMustCallFor { on_this: true }, _) => {
                 rlc0009_missing_creates_must_call_for::call_on_this(cx, ob)
             }
-            (k, Some(verdict)) if k.is_leak() => {
-                rlc0010_resource_leak_releases_nothing::report(cx, ob, event, never, notes, verdict)
+            (k, Some((Harmless::ReleasesNothing, ty, prov))) if k.is_leak() => {
+                let verdict = (*ty, prov.clone());
+                rlc0010_resource_leak_releases_nothing::report(
+                    cx, ob, event, never, notes, &verdict,
+                )
             }
             (k, _) if k.is_leak() && event.exc_from.is_some() => {
                 rlc0002_resource_leak_on_exception::report(cx, ob, event, notes)
@@ -205,6 +211,17 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
                 rlc0005_stored_in_undisposed_collection::report(cx, ob, event)
             }
             _ => continue,
+        };
+        let lost = ob.kind.is_leak()
+            || matches!(
+                ob.kind,
+                ObligationKind::FieldValue(_) | ObligationKind::Element
+            );
+        let d = match harmless {
+            Some((Harmless::ReleasesOnlyManaged { what }, ty, prov)) if lost => {
+                rlc0011_resource_leak_releases_only_managed::demote(cx.program, d, *ty, what, prov)
+            }
+            _ => d,
         };
         diags.push(d);
     }

@@ -9,7 +9,7 @@ use crate::consistency::Obligation;
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact};
 use crate::facts::BodyFacts;
 use crate::ownership;
-use crate::program::{Provenance, Target};
+use crate::program::{Harmless, Provenance, Target};
 use crate::rules::RuleId;
 
 /// Stores into owning fields of `this` that create an obligation, one
@@ -35,6 +35,10 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
         let Some(field_ob) = cx.types.of_value(&field.ty) else {
             continue;
         };
+        // Nothing a caller must release again (the overwrite itself is RLC0011).
+        if matches!(field_ob.harmless, Some((Harmless::ReleasesOnlyManaged { .. }, ..))) {
+            continue;
+        }
         let member = cx.member_name();
         let mut d = Diagnostic::new(
             RuleId::MissingCreatesMustCallFor,

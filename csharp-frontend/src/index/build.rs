@@ -38,6 +38,8 @@ pub enum GlobalUsingSpec {
 pub struct LibraryTypeFacts {
     pub must_call: Option<Vec<String>>,
     pub also_disposes: Vec<String>,
+    /// What its disposal releases, when that is only managed state.
+    pub releases_only_managed: Option<String>,
 }
 
 /// The library model's facts per type, shared by every index of a run.

@@ -4,9 +4,9 @@
 use rlc_attributes::vocabulary::{self, SpecAttr};
 use rlc_core::Span;
 use rlc_core::program::{
-    CallsSpec, Const, Conventions, DeclaredIn, FieldDef, FieldId, MethodDef, MethodId, MethodKind,
-    MustCall, Ownership, OwnershipCondition, ParamDef, ParamMode, Provenance, Target, TypeDef,
-    TypeId, TypeKind as CoreKind, ValueTy,
+    CallsSpec, Const, Conventions, DeclaredIn, FieldDef, FieldId, Harmless, MethodDef, MethodId,
+    MethodKind, MustCall, Ownership, OwnershipCondition, ParamDef, ParamMode, Provenance, Target,
+    TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
 };
 use rustc_hash::FxHashMap;
 
@@ -184,6 +184,7 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
     let data = index.ty(id);
     let mut must_call = None;
     let mut also_disposes = Vec::new();
+    let mut harmless = None;
     let mut decl_spans = Vec::new();
     let mut has_finalizer = false;
     for part in &data.parts {
@@ -241,6 +242,10 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
             must_call = Some((MustCall::of(mc.iter().cloned()), Provenance::Library));
         }
         also_disposes.extend(f.also_disposes.iter().cloned());
+        harmless = f.releases_only_managed.as_ref().map(|what| {
+            let what = what.clone();
+            (Harmless::ReleasesOnlyManaged { what }, Provenance::Library)
+        });
     }
     let supertypes = data
         .base
@@ -264,7 +269,7 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
         supertypes,
         must_call,
         also_disposes,
-        releases_nothing: None,
+        harmless,
         fields: Vec::new(),
         methods: Vec::new(),
         is_abstract: data.modifiers.contains(Modifiers::ABSTRACT)
@@ -630,6 +635,11 @@ pub(super) fn method_def(
                 if let Some(t) = parse_target(index, owner, &p.params, target) {
                     creates.push((t, prov));
                 }
+            }
+            // On a constructor, the obligation of the object it makes (where the
+            // Checker Framework writes `@MustCall` on a constructor's result).
+            SpecAttr::MustCall if p.kind == MethodKind::Constructor => {
+                ret_must_call = Some((MustCall::of(string_args(attr)), prov));
             }
             SpecAttr::DoesNotReturn => never_returns = true,
             SpecAttr::DoesNotThrow => never_throws = true,

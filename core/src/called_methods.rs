@@ -210,7 +210,19 @@ mod tests {
         );
         assert!(!with_true[0].called.discharges(&MustCall::of(["Shutdown"])));
         assert!(cm(f_).is_empty(), "`Dispose(false)` guarantees nothing");
-        assert_eq!(cm(p)[0].target, Alias::Var(s));
+        // A method with arguments is still called by name on its receiver
+        // (`reg.Unregister(null)`), and its postcondition holds for its argument.
+        let passed = cm(p);
+        assert!(passed.contains(&CalledMethod {
+            target: Alias::Var(x),
+            called: Called::Direct("CloseAll"),
+            even_if_throws: true
+        }));
+        assert!(
+            passed
+                .iter()
+                .any(|c| c.target == Alias::Var(s) && matches!(c.called, Called::Spec(_)))
+        );
         assert_eq!(cm(u)[0].called, Called::Direct("Close"));
     }
 }

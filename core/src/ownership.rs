@@ -95,9 +95,11 @@ pub fn param_hands_out(method: Option<&MethodDef>, index: u32) -> bool {
         .is_some_and(|p| p.mode.is_written() && p.ownership.is_owning(true))
 }
 
-/// The `Dispose(bool disposing)` convention: a method named like one of the
-/// owner's must-call methods with a single `bool` parameter. Its guarantees
-/// (`[Calls]`) are understood for `disposing == true`, the call `Dispose()` makes.
+/// The `Dispose(bool disposing)` convention: an instance method with a single
+/// `bool` parameter, named like one of the owner's must-call methods or whose
+/// parameter is named `disposing` (the helper `Dispose(bool)` hands its flag
+/// to: `ReleaseResources(disposing)`). Its guarantees (`[Calls]`) are
+/// understood for `disposing == true`, the call `Dispose()` makes.
 pub fn is_dispose_pattern(program: &Program, method: &MethodDef, must_call: &[String]) -> bool {
     let [p] = method.params.as_slice() else {
         return false;
@@ -110,7 +112,7 @@ pub fn is_dispose_pattern(program: &Program, method: &MethodDef, must_call: &[St
         && !method.is_static
         && p.mode == ParamMode::Value
         && is_bool
-        && must_call.contains(&method.name)
+        && (must_call.contains(&method.name) || p.name == program.conventions.dispose_flag)
 }
 
 /// The first reachable store of each non-readonly owning field of `this` that

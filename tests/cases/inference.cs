@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 45
+// cases: 47
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -721,5 +721,59 @@ public static class EngineUsers
         var e = new Engine();
         e.Connect(File.OpenRead(path));
         e.Disconnect(new TimeoutException());
+    }
+}
+
+// The dispose pattern's flag handed to a helper: a method whose single `bool`
+// parameter is named `disposing` is read, like `Dispose(bool)`, with it true.
+public abstract class PortBase : IDisposable
+{
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    protected virtual void Dispose(bool disposing) { }
+}
+
+// CASE: `Dispose(bool)` passes its flag to a helper that disposes under `if (disposing)`.
+public sealed class FilePort : PortBase
+{
+    private Stream? _log;
+
+    public FilePort(string path) => _log = File.Create(path);
+
+    protected override void Dispose(bool disposing)
+    {
+        ReleaseResources(disposing);
+        base.Dispose(disposing);
+    }
+
+    private void ReleaseResources(bool disposing)
+    {
+        if (disposing)
+        {
+            _log?.Dispose();
+            _log = null;
+        }
+    }
+}
+
+// CASE: a helper that disposes only when the flag is false never runs its disposal for `Dispose()`.
+public sealed class BackwardsPort : PortBase
+{
+    private Stream? _log; // expect: RLC0003
+
+    public BackwardsPort(string path) => _log = File.Create(path);
+
+    protected override void Dispose(bool disposing) => ReleaseResources(disposing);
+
+    private void ReleaseResources(bool disposing)
+    {
+        if (!disposing)
+        {
+            _log?.Dispose();
+        }
     }
 }

@@ -113,8 +113,9 @@ public sealed class Tokenizer : IDisposable
         _input = input;
     }
 
+    // owning-param-stored: the tokenizer keeps and later disposes the reader.
     [CreatesMustCallFor("this")]
-    public void YyReset(TextReader reader)
+    public void YyReset([Owning] TextReader reader)
     {
         _input = reader;
     }

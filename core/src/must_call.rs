@@ -68,13 +68,14 @@ impl MustCallTypes {
         }
         let mut state = vec![State::New; n];
         let mut cycle = false;
+        let mut stack: Vec<(usize, usize)> = Vec::new();
         for root in 0..n {
             if state[root] != State::New {
                 continue;
             }
             state[root] = State::Open;
             // Post-order over the supertype graph, so supertypes are done first.
-            let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+            stack.push((root, 0));
             while let Some(top) = stack.last_mut() {
                 let (t, next) = *top;
                 if let Some(s) = program.types[t].supertypes.get(next) {
@@ -123,8 +124,27 @@ impl MustCallTypes {
     /// Recomputes the obligation of `t` from its supertypes' current values;
     /// returns whether it changed.
     fn update(&mut self, program: &Program, t: usize) -> bool {
-        let alternatives = &mut self.alternatives;
         let def = &program.types[t];
+        let id = TypeId(t as u32);
+        // Most types of a program (the library model's especially) state
+        // nothing and inherit nothing: no obligation, no alternatives, and
+        // nothing to allocate. `compute` runs over every type several times
+        // per check, so this is most of its time.
+        if def.must_call.is_none()
+            && def.also_disposes.is_empty()
+            && program.well_known.disposable != Some(id)
+            && program.well_known.async_disposable != Some(id)
+            && def.supertypes.iter().all(|s| {
+                self.of.get(s.index()).is_none_or(Option::is_none)
+                    && self.alternatives.get(s.index()).is_none_or(Vec::is_empty)
+            })
+        {
+            let changed = self.of[t].is_some() || !self.alternatives[t].is_empty();
+            self.of[t] = None;
+            self.alternatives[t] = Vec::new();
+            return changed;
+        }
+        let alternatives = &mut self.alternatives;
         let supers: Vec<usize> = def
             .supertypes
             .iter()
@@ -137,7 +157,6 @@ impl MustCallTypes {
         }
         alts.sort();
         alts.dedup();
-        let id = TypeId(t as u32);
         let stated = if let Some((mc, prov)) = &def.must_call {
             Some((mc.methods.clone(), Some(id), prov.clone(), None))
         } else if program.well_known.disposable == Some(id) {

@@ -360,6 +360,12 @@ pub enum Failure {
     Slow(Duration),
 }
 
+/// How many entries one wildcard's walk visits in a `project` execution
+/// (the product's bound is a million, for real repositories): an input
+/// naming `/**/*.cs` would otherwise list the whole file system for seconds,
+/// and a cut walk is still evaluated (and noted) the same way.
+const WALK_ENTRIES: usize = 10_000;
+
 /// The options a source execution runs with.
 fn source_options(file: PathBuf) -> RunOptions {
     RunOptions {
@@ -390,7 +396,8 @@ impl Prepared {
     }
 }
 
-/// Runs one input through `target`, in `dir` (the input is left there),
+/// Runs one input through `target`, in `dir` (the input is left there;
+/// nothing else should be, since a project's default items walk it),
 /// adding what it reached to `coverage` as execution `execution`. Ok(true)
 /// when that was anything new.
 pub fn run_one(
@@ -435,7 +442,10 @@ pub fn run_one(
             })
         }
         Target::Project => {
-            let found = rlc_csharp::project::discover(std::slice::from_ref(&file));
+            let found = rlc_csharp::project::discover_with_walk_bound(
+                std::slice::from_ref(&file),
+                WALK_ENTRIES,
+            );
             new = coverage.project(&found, execution);
             None
         }
@@ -467,7 +477,9 @@ pub struct Report {
 const MAX_KEPT: usize = 2_000;
 
 /// Runs mutated inputs from a fixed seed until `executions` or `time` is
-/// reached, whichever comes first. Failing inputs are saved in `dir`.
+/// reached, whichever comes first. Failing inputs are saved in `dir`; each
+/// input is written to `dir/input/`, which holds nothing else (a project's
+/// default items walk its directory, and `dir` gathers failures).
 pub fn campaign(
     target: Target,
     seed: u64,
@@ -478,6 +490,14 @@ pub fn campaign(
 ) -> Report {
     let mut corpus = target.corpus();
     let seeds = corpus.len();
+    let work = dir.join("input");
+    if let Err(e) = std::fs::create_dir_all(&work) {
+        let mut report = Report::default();
+        report
+            .failures
+            .push((work, Failure::Panic(format!("cannot create: {e}"))));
+        return report;
+    }
     let mut prepared = Prepared::new(target);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut report = Report::default();
@@ -494,7 +514,7 @@ pub fn campaign(
         let result = run_one(
             target,
             &mut prepared,
-            dir,
+            &work,
             &input,
             limit,
             &mut report.coverage,

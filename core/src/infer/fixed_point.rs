@@ -58,10 +58,13 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
     no_obligation::apply(&mut st.p, bodies, &st.body_of, &mut st.specs);
     no_obligation::keep_obligations(&mut st.p);
     let mut rounds = 0;
+    // The must-call types are computed again only when a rule changed an
+    // obligation: only `must_call_classes` changes types (each computation
+    // walks every type of the program, the library model's included).
+    let mut types = MustCallTypes::compute(&st.p);
     loop {
         rounds += 1;
         let before = st.specs.len();
-        let types = MustCallTypes::compute(&st.p);
         // Each body's evidence reads the program only: in parallel, in body order.
         let ev: Vec<Evidence> = bodies
             .iter()
@@ -73,8 +76,9 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         st.owning_params_of_declarations(&types);
         st.calls(bodies, &types, &ev);
         st.owning_fields(bodies, &types, &ev);
-        st.must_call_classes(&types);
-        let types = MustCallTypes::compute(&st.p);
+        if st.must_call_classes(&types) {
+            types = MustCallTypes::compute(&st.p);
+        }
         st.must_call_alias_constructors(bodies, &types, &ev);
         st.must_call_alias_methods(bodies, &types, &ev);
         st.must_call_alias_receivers(bodies, &types);
@@ -681,8 +685,10 @@ impl State {
 
     /// `[MustCall(d)]` on a class without an obligation whose public instance
     /// method `d` guarantees the disposal of every owning field (preferring
-    /// `Dispose`, then `Close`, then the first by name).
-    fn must_call_classes(&mut self, types: &MustCallTypes) {
+    /// `Dispose`, then `Close`, then the first by name). True if it gave
+    /// any class an obligation.
+    fn must_call_classes(&mut self, types: &MustCallTypes) -> bool {
+        let mut changed = false;
         for t in 0..self.p.types.len() {
             let tid = TypeId(t as u32);
             let ty = &self.p.types[t];
@@ -733,6 +739,7 @@ impl State {
                 MustCall::of([name.clone()]),
                 inferred(InferRule::MustCallClass, span),
             ));
+            changed = true;
             self.record(
                 SpecTarget::Type(tid),
                 InferredAttr::MustCall(vec![name]),
@@ -740,6 +747,7 @@ impl State {
                 span,
             );
         }
+        changed
     }
 
     /// `[MustCallAlias]` on constructors: the parameter is always stored into the

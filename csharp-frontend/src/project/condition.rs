@@ -368,6 +368,7 @@ mod tests {
         };
         let scope = Scope {
             props: &table,
+            listings: None,
             dir: Path::new("/nonexistent-dir"),
             loc: &loc,
         };

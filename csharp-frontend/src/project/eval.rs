@@ -340,6 +340,7 @@ impl Evaluator<'_> {
         let loc = self.loc(element.pos);
         let scope = Scope {
             props: &self.props,
+            listings: Some(&self.env.filesets),
             dir: &self.frame.dir,
             loc: &loc,
         };
@@ -354,6 +355,7 @@ impl Evaluator<'_> {
         let loc = self.loc(pos);
         Scope {
             props: &self.props,
+            listings: Some(&self.env.filesets),
             dir: &self.frame.dir,
             loc: &loc,
         }
@@ -689,6 +691,7 @@ impl Evaluator<'_> {
                 };
                 let scope = Scope {
                     props: &self.props,
+                    listings: Some(&self.env.filesets),
                     dir: &self.project_dir,
                     loc: &cond_loc,
                 };
@@ -735,6 +738,7 @@ impl Evaluator<'_> {
         Some(
             Scope {
                 props: &self.props,
+                listings: Some(&self.env.filesets),
                 dir: &self.project_dir,
                 loc,
             }
@@ -956,6 +960,7 @@ impl Evaluator<'_> {
         }
         let value = Scope {
             props: &self.props,
+            listings: Some(&self.env.filesets),
             dir: &self.project_dir,
             loc,
         }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::fileset::FileSets;
 use super::framework;
 use super::path;
 use super::xml::Pos;
@@ -130,6 +131,10 @@ impl Props {
 /// paths are resolved against and the location issues are reported at.
 pub(crate) struct Scope<'a> {
     pub props: &'a Props,
+    /// Directory listings shared by the evaluations of a discovery, for
+    /// `GetPathOfFileAbove` (the SDK asks it for several files above every
+    /// project, each time listing every directory up to the root).
+    pub listings: Option<&'a FileSets>,
     pub dir: &'a Path,
     pub loc: &'a Loc,
 }
@@ -370,12 +375,12 @@ impl Scope<'_> {
                 let start = rest
                     .first()
                     .map_or_else(|| self.dir.to_path_buf(), |d| self.resolve(d));
-                file_above(&start, file)
+                file_above(&start, file, self.listings)
                     .map(|p| p.to_string_lossy().into_owned())
                     .unwrap_or_default()
             }
             ("getdirectorynameoffileabove", [start, file]) => {
-                file_above(&self.resolve(start), file)
+                file_above(&self.resolve(start), file, self.listings)
                     .and_then(|p| p.parent().map(|d| d.to_string_lossy().into_owned()))
                     .unwrap_or_default()
             }
@@ -735,23 +740,44 @@ pub(crate) fn compare_versions(a: &[u64], b: &[u64]) -> std::cmp::Ordering {
 
 /// The first `file` found in `start` or a directory above it. A name that
 /// differs only in case (`Directory.build.props`) counts, as it does for the
-/// Windows builds most repositories are written for.
-pub(crate) fn file_above(start: &Path, file: &str) -> Option<PathBuf> {
+/// Windows builds most repositories are written for. With `listings`, each
+/// directory is listed once per discovery.
+pub(crate) fn file_above(start: &Path, file: &str, listings: Option<&FileSets>) -> Option<PathBuf> {
+    let plain = !file.is_empty() && !file.contains(['/', '\\']) && file != "." && file != "..";
     start.ancestors().find_map(|dir| {
+        if let (Some(listings), true) = (listings, plain) {
+            let Some(names) = listings.names(dir) else {
+                let exact = dir.join(file);
+                return exact.is_file().then_some(exact);
+            };
+            // The exact name first, then the others in listing order.
+            let exact = names.iter().any(|n| n == file);
+            let exact = exact.then(|| dir.join(file)).filter(|p| p.is_file());
+            return exact.or_else(|| {
+                names
+                    .iter()
+                    .filter(|n| n.to_str().is_some_and(|n| n.eq_ignore_ascii_case(file)))
+                    .map(|n| dir.join(n))
+                    .find(|p| p.is_file())
+            });
+        }
         let exact = dir.join(file);
         if exact.is_file() {
             return Some(exact);
         }
+        // Names are compared before a path is made: `/` or a busy temporary
+        // directory has many entries.
         std::fs::read_dir(dir)
             .ok()?
             .flatten()
-            .map(|entry| entry.path())
-            .find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
+            .filter(|entry| {
+                entry
+                    .file_name()
+                    .to_str()
                     .is_some_and(|n| n.eq_ignore_ascii_case(file))
-                    && p.is_file()
             })
+            .map(|entry| entry.path())
+            .find(|p| p.is_file())
     })
 }
 
@@ -839,6 +865,35 @@ fn escape(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// With and without the listings of a discovery, the same file: the
+    /// exact name first, another case second, a directory never, a name
+    /// with a separator by its path.
+    #[test]
+    fn files_above_are_found_alike_with_shared_listings() {
+        let root = tempfile::tempdir().unwrap();
+        let deep = root.path().join("a").join("b");
+        std::fs::create_dir_all(deep.join("Directory.Build.targets")).unwrap();
+        std::fs::create_dir_all(root.path().join("sub")).unwrap();
+        std::fs::write(root.path().join("a").join("directory.build.props"), "").unwrap();
+        std::fs::write(root.path().join("Directory.Build.props"), "").unwrap();
+        std::fs::write(root.path().join("DIRECTORY.BUILD.TARGETS"), "").unwrap();
+        std::fs::write(root.path().join("sub").join("x.props"), "").unwrap();
+        let listings = FileSets::default();
+        for shared in [None, Some(&listings), Some(&listings)] {
+            let found = |file: &str| file_above(&deep, file, shared);
+            assert_eq!(
+                found("Directory.Build.props"),
+                Some(root.path().join("a").join("directory.build.props"))
+            );
+            assert_eq!(
+                found("Directory.Build.targets"),
+                Some(root.path().join("DIRECTORY.BUILD.TARGETS"))
+            );
+            assert_eq!(found("sub/x.props"), Some(root.path().join("sub/x.props")));
+            assert_eq!(found("Nowhere.props"), None);
+        }
+    }
+
     fn scope_eval(props: &[(&str, &str)], text: &str) -> Value {
         let mut table = Props::default();
         for (name, value) in props {
@@ -850,6 +905,7 @@ mod tests {
         };
         Scope {
             props: &table,
+            listings: None,
             dir: Path::new("/p"),
             loc: &loc,
         }

@@ -3,6 +3,7 @@
 //! subdirectories and the listing is cached; globs are then matched against
 //! the listing with `globset`. MSBuild ignores `.gitignore`, so do we.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -118,7 +119,32 @@ fn glob_segment(segment: &str) -> String {
     out.replace("**", "*")
 }
 
+/// The most compiled glob sets [`compile`] keeps.
+const COMPILED_KEPT: usize = 256;
+
+/// The glob set matching any of `patterns`. Compiling one builds regular
+/// expressions, which cost more than evaluating the rest of a small project:
+/// every project of a repository (every evaluation of the fuzzer) compiles
+/// the same SDK defaults (`**/*.cs`, `bin/**`, ...), so compiled sets are
+/// kept, a bounded number of them, per process.
 pub(crate) fn compile(patterns: &[String]) -> Result<GlobSet, String> {
+    type Compiled = FxHashMap<Vec<String>, Result<GlobSet, String>>;
+    static COMPILED: Mutex<Option<Compiled>> = Mutex::new(None);
+    let lock = || COMPILED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(found) = lock().as_ref().and_then(|m| m.get(patterns)) {
+        return found.clone();
+    }
+    let compiled = compile_uncached(patterns);
+    let mut kept = lock();
+    let map = kept.get_or_insert_with(FxHashMap::default);
+    if map.len() >= COMPILED_KEPT {
+        map.clear();
+    }
+    map.insert(patterns.to_vec(), compiled.clone());
+    compiled
+}
+
+fn compile_uncached(patterns: &[String]) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
         let glob = GlobBuilder::new(pattern)
@@ -192,6 +218,8 @@ type Slot<T> = Arc<OnceLock<Arc<T>>>;
 pub(crate) struct FileSets {
     walks: Mutex<FxHashMap<WalkKey, Slot<Listing>>>,
     matches: Mutex<FxHashMap<MatchKey, Slot<Matched>>>,
+    /// The entry names of directories (`None`: unreadable).
+    listings: Mutex<FxHashMap<PathBuf, Option<Arc<[OsString]>>>>,
     pub limits: Limits,
 }
 
@@ -201,6 +229,20 @@ fn slot<K: std::hash::Hash + Eq, T>(map: &Mutex<FxHashMap<K, Slot<T>>>, key: K) 
 }
 
 impl FileSets {
+    /// The names of the entries of `dir`, in the order the file system lists
+    /// them; `None` if it cannot be listed. Read once per discovery.
+    pub fn names(&self, dir: &Path) -> Option<Arc<[OsString]>> {
+        let lock = || self.listings.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(found) = lock().get(dir) {
+            return found.clone();
+        }
+        let names: Option<Arc<[OsString]>> = std::fs::read_dir(dir)
+            .ok()
+            .map(|entries| entries.flatten().map(|e| e.file_name()).collect());
+        lock().insert(dir.to_path_buf(), names.clone());
+        names
+    }
+
     /// The existing files an include names, minus its excludes. With
     /// `skip_nested_projects`, files in subdirectories of the walk's base that
     /// hold their own `.csproj` are left to that project.

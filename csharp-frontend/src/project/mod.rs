@@ -54,7 +54,21 @@ use std::path::PathBuf;
 /// `.cs` files. No input means the current directory.
 pub fn discover(inputs: &[PathBuf]) -> Result<Workspace, DiscoverError> {
     let plan = input::plan(inputs)?;
-    Ok(workspace::build(plan))
+    Ok(workspace::build(plan, None))
+}
+
+/// [`discover`] with each wildcard's directory walk bounded to
+/// `walk_entries` files and directories instead of the default million (a
+/// real repository's `**/*.cs` needs that many; generated project files
+/// that may name `/**` do not). The fuzzer evaluates with a small bound, so
+/// that a wildcard rooted at `/` costs milliseconds and still reaches the
+/// note a cut walk gives.
+pub fn discover_with_walk_bound(
+    inputs: &[PathBuf],
+    walk_entries: usize,
+) -> Result<Workspace, DiscoverError> {
+    let plan = input::plan(inputs)?;
+    Ok(workspace::build(plan, Some(walk_entries)))
 }
 
 /// The projects to check.

@@ -27,8 +27,11 @@ struct Loaded {
     notes: Vec<ProjectNote>,
 }
 
-pub(crate) fn build(plan: Plan) -> Workspace {
-    let env = Env::default();
+pub(crate) fn build(plan: Plan, walk_entries: Option<usize>) -> Workspace {
+    let mut env = Env::default();
+    if let Some(n) = walk_entries {
+        env.filesets.limits.walk_entries = n;
+    }
     let mut notes = plan.notes;
     let mut loaded: FxHashMap<PathBuf, Loaded> = FxHashMap::default();
     let mut frontier: Vec<PathBuf> = Vec::new();

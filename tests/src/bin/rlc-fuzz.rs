@@ -1,10 +1,11 @@
 //! A long fuzz campaign (see `rlc_tests::fuzz`):
 //!
 //!     cargo run --release -p rlc-tests --bin rlc-fuzz -- TARGET [--seed N]
-//!         [--executions N] [--minutes M] [--limit-secs S]
+//!         [--executions N] [--minutes M] [--limit-secs S] [--threads N]
 //!
-//! TARGET is `source` or `project`. Prints the work directory (where a crash
-//! that kills the process leaves its input), then the executions, the time,
+//! TARGET is `source` or `project`. Prints the work directory (a crash that
+//! kills the process leaves its input in `input/` there, the directory
+//! each input is written to and evaluated in), then the executions, the time,
 //! the coverage (features by family; each feature with the execution that
 //! first reached it is written to `coverage.txt` there) and each failure;
 //! exits 1 if any input failed.
@@ -12,8 +13,14 @@
 //! The work directory is made in `/dev/shm` when there is one: every
 //! execution rewrites its input file, which on a disk file system is written
 //! back each time, and project evaluation lists every directory above it
-//! (`Directory.Build.props` in any letter case), which in a busy `/tmp` cost
-//! two thirds of a `project` execution. `TMPDIR` chooses another place.
+//! (`Directory.Build.props` in any letter case), which in a busy `/tmp` is
+//! slow. `TMPDIR` chooses another place.
+//!
+//! The campaign runs on one thread of its own thread pool (`--threads`
+//! gives more): an execution is too small to share between cores, and from
+//! outside a pool every parallel step of the pipeline would wake a worker
+//! and wait for it, a tenth of a small input's execution in futex calls.
+//! Run one process per core to use several.
 
 use std::time::Duration;
 
@@ -31,6 +38,7 @@ fn main() {
     let mut executions = u64::MAX;
     let mut minutes = 10.0;
     let mut limit = 10.0;
+    let mut threads = 1;
     while let Some(a) = args.next() {
         let mut number = |what: &str| -> f64 {
             match args.next().and_then(|n| n.parse::<f64>().ok()) {
@@ -45,6 +53,7 @@ fn main() {
             "--executions" => executions = number("--executions") as u64,
             "--minutes" => minutes = number("--minutes"),
             "--limit-secs" => limit = number("--limit-secs"),
+            "--threads" => threads = (number("--threads") as usize).max(1),
             other => usage(&format!("unknown argument `{other}`")),
         }
     }
@@ -64,14 +73,20 @@ fn main() {
         Err(e) => usage(&format!("cannot create a work directory: {e}")),
     };
     println!("work directory {}", dir.display());
-    let report = campaign(
-        target,
-        seed,
-        executions,
-        Duration::from_secs_f64(minutes * 60.0),
-        Duration::from_secs_f64(limit),
-        &dir,
-    );
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool,
+        Err(e) => usage(&format!("cannot start {threads} threads: {e}")),
+    };
+    let report = pool.install(|| {
+        campaign(
+            target,
+            seed,
+            executions,
+            Duration::from_secs_f64(minutes * 60.0),
+            Duration::from_secs_f64(limit),
+            &dir,
+        )
+    });
     let secs = report.elapsed.as_secs_f64();
     println!(
         "target {} seed {seed}: {} executions in {secs:.1} s ({:.0}/s), {} failures",
@@ -116,7 +131,7 @@ fn main() {
 fn usage(message: &str) -> ! {
     eprintln!("error: {message}");
     eprintln!(
-        "usage: rlc-fuzz source|project [--seed N] [--executions N] [--minutes M] [--limit-secs S]"
+        "usage: rlc-fuzz source|project [--seed N] [--executions N] [--minutes M] [--limit-secs S] [--threads N]"
     );
     std::process::exit(2);
 }

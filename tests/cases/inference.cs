@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 47
+// cases: 49
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -776,4 +776,50 @@ public sealed class BackwardsPort : PortBase
             _log?.Dispose();
         }
     }
+}
+
+// A field typed with a base that is not disposable, whose class disposes it when
+// the value turns out to be: the class keeps what it stores there (`[Owning]`).
+public abstract class Codec
+{
+    public abstract int Next();
+}
+
+public sealed class FileCodec : Codec, IDisposable
+{
+    private readonly Stream _source;
+
+    public FileCodec(string path) => _source = File.OpenRead(path);
+
+    public override int Next() => _source.ReadByte();
+
+    public void Dispose() => _source.Dispose();
+}
+
+// CASE: disposed through `is IDisposable d`.
+public sealed class Decoder : IDisposable
+{
+    private readonly Codec _codec;
+
+    public Decoder(string path) => _codec = new FileCodec(path);
+
+    public int Next() => _codec.Next();
+
+    public void Dispose()
+    {
+        if (_codec is IDisposable d)
+        {
+            d.Dispose();
+        }
+    }
+}
+
+// CASE: the same field never tested: the codec is lost where it is stored.
+public sealed class CarelessDecoder
+{
+    private readonly Codec _codec;
+
+    public CarelessDecoder(string path) => _codec = new FileCodec(path); // expect: RLC0001
+
+    public int Next() => _codec.Next();
 }

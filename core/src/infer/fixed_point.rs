@@ -617,13 +617,14 @@ impl State {
     /// holds that resource, and nobody else has it to dispose.
     fn owning_fields(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         let mut found: Vec<(FieldId, Span, InferRule)> = Vec::new();
+        let tested = disposed_through_type_test(&self.p, bodies);
         let candidate = |p: &Program, f: FieldId| {
             let fd = p.field(f);
             p.get_ty(fd.owner)
                 .is_some_and(|t| t.declared_in == DeclaredIn::Source)
                 && fd.ownership == Ownership::Default
                 && !fd.is_static
-                && types.of_value(&fd.ty).is_some()
+                && (types.of_value(&fd.ty).is_some() || tested.contains(&f))
         };
         // Fields only ever given values the class cannot own (another object's
         // member, a not-owning result: `_input = transport.Input`): a method
@@ -1156,4 +1157,59 @@ impl State {
 struct OwnLending {
     returns: FxHashMap<MethodId, Span>,
     out_params: FxHashMap<(MethodId, u32), Span>,
+}
+
+/// Fields of `this` whose declared type has no obligation but that a method of
+/// their class disposes when the value turns out to be disposable: `if (_impl is
+/// IDisposable d) d.Dispose();`, `(_impl as IDisposable)?.Dispose()`. The class
+/// keeps whatever disposable it stores there and releases it that way.
+fn disposed_through_type_test(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId> {
+    let disposable = |v: &crate::ir::Var| {
+        v.ty.ty.is_some()
+            && (v.ty.ty == p.well_known.disposable || v.ty.ty == p.well_known.async_disposable)
+    };
+    let mut out = FxHashSet::default();
+    for body in bodies.iter() {
+        let Some(this) = body.this_var() else {
+            continue;
+        };
+        let mut loaded: FxHashMap<VarId, FieldId> = FxHashMap::default();
+        let mut tested: FxHashMap<VarId, FieldId> = FxHashMap::default();
+        for node in &body.nodes {
+            match &node.stmt {
+                Stmt::Load {
+                    dst,
+                    base: Some(b),
+                    field: crate::ir::FieldRef::Known(f),
+                } if *b == this => {
+                    loaded.insert(*dst, *f);
+                }
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Var(src),
+                } => {
+                    if let Some(&f) = loaded.get(src).or_else(|| tested.get(src))
+                        && disposable(body.var(*dst))
+                    {
+                        tested.insert(*dst, f);
+                    }
+                }
+                Stmt::Call(call) => {
+                    let c = &p.conventions;
+                    let name = match &call.callee {
+                        crate::ir::Callee::Method(m) => p.get_method(*m).map(|m| m.name.as_str()),
+                        _ => None,
+                    };
+                    if let (Some(r), Some(name)) = (call.receiver, name)
+                        && (name == c.dispose || name == c.dispose_async)
+                        && let Some(&f) = tested.get(&r)
+                    {
+                        out.insert(f);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }

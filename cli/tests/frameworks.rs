@@ -266,3 +266,64 @@ fn every_later_build_gets_the_specs_of_the_code_it_shares() {
         assert_eq!(stats["summary"]["stats"]["compilations"], 3, "{order}");
     }
 }
+
+#[test]
+fn a_project_with_one_framework_calls_the_build_for_that_framework() {
+    // `App` targets net8.0 only and calls `Engine.SetStream` on a fresh
+    // engine, so in Lib's net8.0 build the method runs as part of
+    // construction; in its netstandard2.0 build nothing calls it, and it
+    // overwrites an owning field. `Quiet` (the same code in both builds, so
+    // analysed in netstandard2.0 only) releases nothing when disposed, in the
+    // net8.0 build `App` uses too. Checking both frameworks together must
+    // give each the findings of a `--framework` run of it.
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/projects/framework-callers");
+    let run = |args: &[&str]| -> Value {
+        let mut all = vec!["check", ".", "--format", "json"];
+        all.extend_from_slice(args);
+        let run = rlc(&fixture, &all);
+        serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr))
+    };
+    // `file:line rule` per finding, of the findings in `framework`'s build.
+    let of = |report: &Value, framework: Option<&str>| -> Vec<String> {
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["rule"] != "RLC9002")
+            .filter(|f| match (framework, f["frameworks"].as_array()) {
+                (Some(fw), Some(list)) => list.iter().any(|x| x == fw),
+                _ => true,
+            })
+            .map(|f| {
+                format!(
+                    "{}:{} {}",
+                    f["file"].as_str().unwrap_or("?").replace('\\', "/"),
+                    f["line"],
+                    f["rule"].as_str().unwrap_or("?")
+                )
+            })
+            .collect()
+    };
+    let all = run(&[]);
+    assert_eq!(
+        findings(&all),
+        [
+            "App/Program.cs:11 warning",
+            "Lib/Engine.cs:19 error [netstandard2.0]",
+        ]
+    );
+    let expected = [
+        ("netstandard2.0", vec!["Lib/Engine.cs:19 RLC0004"]),
+        ("net8.0", vec!["App/Program.cs:11 RLC0010"]),
+    ];
+    for (framework, findings) in expected {
+        let alone = run(&["--framework", framework]);
+        assert_eq!(of(&alone, None), findings, "--framework {framework}");
+        let mut together = of(&all, Some(framework));
+        // App has no netstandard2.0 build.
+        together.retain(|f| framework != "netstandard2.0" || !f.starts_with("App/"));
+        assert_eq!(together, findings, "{framework} checked with the others");
+    }
+}

@@ -11,11 +11,12 @@
 //! the specifications inferred where it was analysed ([`seed`]), and only
 //! the declarations its analysed code can reach (`needed`).
 //!
-//! A project's first compilation compiles against the first compilation of
-//! each project it references, so that together they are exactly the
-//! single-framework analysis, and are inferred first; the others compile
-//! against the build NuGet would pick for their framework, and are inferred
-//! together after them.
+//! Every compilation compiles against the build NuGet would pick for its
+//! framework in each project it references, as a `--framework` run of that
+//! framework does: what a project's calls show about a library's methods
+//! (that a method only runs on fresh objects, say) is about that build's
+//! code. The first compilations that reference only first compilations are
+//! inferred first; the others are inferred together after them.
 
 mod needed;
 pub mod seed;
@@ -282,12 +283,11 @@ pub(crate) fn plan(
         variants_of_build.push(build_variants);
     }
 
-    // References: the first compilations among themselves, the others to the
-    // build NuGet picks.
-    let first_of: Vec<u32> = compilation_of_build
-        .iter()
-        .map(|b| b.first().copied().unwrap_or(u32::MAX))
-        .collect();
+    // References: the build NuGet picks, for every compilation. (Not the
+    // first compilation of the referenced project for a first compilation:
+    // a project that targets only net8.0 would then call into the
+    // netstandard2.0 build of a library, and what its calls show about the
+    // library's methods would land on the wrong build's code.)
     let references: Vec<Vec<u32>> = compilations
         .iter()
         .map(|c| {
@@ -297,12 +297,10 @@ pub(crate) fn plan(
                 .references
                 .iter()
                 .filter_map(|&(q, qb)| {
-                    let target = if c.level == 0 {
-                        *first_of.get(q as usize)?
-                    } else {
-                        *compilation_of_build.get(q as usize)?.get(qb as usize)?
-                    };
-                    (target != u32::MAX).then_some(target)
+                    compilation_of_build
+                        .get(q as usize)?
+                        .get(qb as usize)
+                        .copied()
                 })
                 .collect();
             refs.sort_unstable();
@@ -375,8 +373,21 @@ pub(crate) fn plan(
                 })
         })
         .collect();
+    // The first stage: the first compilations that reference only first
+    // compilations (and so on); the rest are inferred after them, together.
+    let mut first_stage: Vec<bool> = new_compilations.iter().map(|c| c.level == 0).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for c in 0..new_compilations.len() {
+            if first_stage[c] && new_references[c].iter().any(|&r| !first_stage[r as usize]) {
+                first_stage[c] = false;
+                changed = true;
+            }
+        }
+    }
     let (first, later): (Vec<u32>, Vec<u32>) =
-        (0..new_compilations.len() as u32).partition(|&c| new_compilations[c as usize].level == 0);
+        (0..new_compilations.len() as u32).partition(|&c| first_stage[c as usize]);
     let stages: Vec<Vec<u32>> = [first, later]
         .into_iter()
         .filter(|s| !s.is_empty())

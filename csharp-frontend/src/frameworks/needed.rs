@@ -105,10 +105,13 @@ pub(crate) fn needed(plan: &Plan, parsed: &[Parsed]) -> Vec<bool> {
     let mut keep: Vec<bool> = (0..plan.files.len())
         .map(|i| !later(plan.files[i].compilation) || analysed(i))
         .collect();
-    // The names each later compilation needs: those its analysed code uses.
+    // The names each later compilation needs: those its analysed code uses,
+    // and those of the first compilations that reference it (a project with
+    // one framework compiles against a library's build for that framework).
+    let wants = |c: u32| later(c) || plan.references[c as usize].iter().any(|&r| later(r));
     let mut wanted: Vec<FxHashSet<&str>> = vec![FxHashSet::default(); compilations];
     for (i, f) in plan.files.iter().enumerate() {
-        if later(f.compilation)
+        if wants(f.compilation)
             && analysed(i)
             && let Ok(text) = &plan.texts[f.path as usize]
         {

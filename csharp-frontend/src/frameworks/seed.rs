@@ -53,6 +53,14 @@ pub fn seed(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usi
             (Decl::Type(a), Decl::Type(b)) => {
                 let source = program.ty(a).must_call.clone();
                 given += copy_option(&source, &mut program.types[b.index()].must_call, |(_, p)| p);
+                // A disposal inference found to release nothing (its
+                // `[MustCall]` moved there, so the leaks are RLC0010).
+                let harmless = program.ty(a).harmless.clone();
+                given += copy_option(
+                    &harmless,
+                    &mut program.types[b.index()].harmless,
+                    |(_, p)| p,
+                );
             }
             (Decl::Field(a), Decl::Field(b)) => {
                 let source = program.field(a).ownership.clone();

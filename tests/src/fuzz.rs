@@ -7,10 +7,10 @@
 //!   HIR, resolution, lowering, inference and checking (`rlc-sharp check`);
 //! - [`Target::Project`]: one project file through MSBuild evaluation.
 //!
-//! A failure is a panic that escapes, an internal error (RLC9004), or an input
-//! that takes longer than the time limit. A crash that kills the process (a
-//! stack overflow) leaves its input in the work directory, whose path is
-//! printed first.
+//! A failure is a panic (whether it escapes or the pipeline catches it), an
+//! internal error (RLC9004), or an input that takes longer than the time
+//! limit. A crash that kills the process (a stack overflow) leaves its input
+//! in the work directory, whose path is printed first.
 //!
 //! Coverage is counted as named features ([`Coverage`]), not as edges (that
 //! would need an instrumented build); an input that reaches a new one joins
@@ -352,6 +352,40 @@ impl Coverage {
     }
 }
 
+/// Messages of the panics since the last [`take_panics`], from any thread.
+/// The pipeline catches some panics itself (a parser panic skips the file
+/// with a note): each one is still a failure of the input.
+static PANICS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Records every panic in [`PANICS`], then reports it as before.
+fn count_panics() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let payload = info.payload();
+            let what = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("panic");
+            let message = match info.location() {
+                Some(at) => format!("{what} at {}:{}", at.file(), at.line()),
+                None => what.to_owned(),
+            };
+            PANICS
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(message);
+            previous(info);
+        }));
+    });
+}
+
+fn take_panics() -> Vec<String> {
+    std::mem::take(&mut *PANICS.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
 /// Why an input failed.
 #[derive(Debug)]
 pub enum Failure {
@@ -416,6 +450,8 @@ pub fn run_one(
             file.display()
         )));
     }
+    count_panics();
+    take_panics();
     let start = Instant::now();
     let mut new = false;
     let result = catch_unwind(AssertUnwindSafe(|| match target {
@@ -451,8 +487,11 @@ pub fn run_one(
         }
     }));
     let elapsed = start.elapsed();
+    let caught = take_panics();
     match result {
         Err(p) => Err(Failure::Panic(rlc_csharp::load::panic_message(&p))),
+        // A panic the pipeline caught and turned into a note.
+        Ok(_) if !caught.is_empty() => Err(Failure::Panic(caught.join("; "))),
         Ok(Some(message)) => Err(Failure::InternalError(message)),
         Ok(None) if elapsed > limit => Err(Failure::Slow(elapsed)),
         Ok(None) => Ok(new),

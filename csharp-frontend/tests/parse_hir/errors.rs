@@ -324,3 +324,20 @@ fn a_broken_statement_is_cut_alone_and_names_its_locals() {
         "{d}"
     );
 }
+
+/// Found by `rlc-fuzz source --seed 202`: a parameter right after a
+/// character of several bytes that is not a letter (`¦`, `é`) sliced the
+/// text inside that character while looking for a blanked lambda modifier.
+#[test]
+fn a_parameter_after_a_multibyte_character_has_no_modifier() {
+    for src in [
+        "class C { void M(¦int x) {} }",
+        "class C { void M(int a, é int x) {} }",
+        "class C { void M() { var f = (¦int x) => x; } }",
+        "class C { void M() { var f = (é x) => x; } }",
+        "class C { void M() { F(é (int x) => x); } }",
+    ] {
+        let file = parse(src);
+        assert!(!file.scopes.is_empty(), "{src}");
+    }
+}

@@ -545,10 +545,16 @@ impl<'t> Syn<'_, 't> {
     /// the word right before the parameter in the original text (a parameter
     /// that holds its modifiers follows `(`, `,` or an attribute).
     fn blanked_lambda_modifier(&self, n: Node<'t>) -> ParamModifier {
-        let before = self.src[..n.start_byte()].trim_end();
+        let Some(before) = self.src.get(..n.start_byte()) else {
+            return ParamModifier::None;
+        };
+        let before = before.trim_end();
+        // The character before the word may take several bytes (`é`, `¦`).
         let word_start = before
-            .rfind(|c: char| !c.is_ascii_alphabetic())
-            .map_or(0, |i| i + 1);
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !c.is_ascii_alphabetic())
+            .map_or(0, |(i, c)| i + c.len_utf8());
         match &before[word_start..] {
             "ref" => ParamModifier::Ref,
             "out" => ParamModifier::Out,

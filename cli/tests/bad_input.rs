@@ -17,6 +17,19 @@ fn write(root: &Path, rel: &str, bytes: impl AsRef<[u8]>) {
 }
 
 /// `(rule, file, line)` of every finding in a JSON report.
+/// The lines of the RLC0001 findings of checking `root`, which must note no
+/// syntax error (RLC9001).
+fn leak_lines_without_syntax_errors(root: &Path) -> Vec<u64> {
+    let run = rlc(root, &["check", "--format", "json", "."]);
+    let found = findings(&run.stdout);
+    assert!(!found.iter().any(|(r, _, _)| r == "RLC9001"), "{found:?}");
+    found
+        .iter()
+        .filter(|(r, _, _)| r == "RLC0001")
+        .map(|(_, _, l)| *l)
+        .collect()
+}
+
 fn findings(stdout: &str) -> Vec<(String, String, u64)> {
     let report: Value = serde_json::from_str(stdout).expect("the report is JSON");
     report["findings"]
@@ -470,15 +483,7 @@ fn newer_csharp_syntax_is_read_without_syntax_errors() {
          }}\n"
     );
     write(root, "New.cs", source);
-    let run = rlc(root, &["check", "--format", "json", "."]);
-    let found = findings(&run.stdout);
-    assert!(!found.iter().any(|(r, _, _)| r == "RLC9001"), "{found:?}");
-    let leaks: Vec<u64> = found
-        .iter()
-        .filter(|(r, _, _)| r == "RLC0001")
-        .map(|(_, _, l)| *l)
-        .collect();
-    assert_eq!(leaks, [4, 10, 11], "{found:?}");
+    assert_eq!(leak_lines_without_syntax_errors(root), [4, 10, 11]);
 }
 
 /// Constructs of real repositories tree-sitter-c-sharp 0.23.5 rejects, each
@@ -502,15 +507,7 @@ fn unsafe_code_lambda_modifiers_and_keyword_names_are_read() {
          }}\n"
     );
     write(root, "Real.cs", source);
-    let run = rlc(root, &["check", "--format", "json", "."]);
-    let found = findings(&run.stdout);
-    assert!(!found.iter().any(|(r, _, _)| r == "RLC9001"), "{found:?}");
-    let leaks: Vec<u64> = found
-        .iter()
-        .filter(|(r, _, _)| r == "RLC0001")
-        .map(|(_, _, l)| *l)
-        .collect();
-    assert_eq!(leaks, [5, 6, 7, 8, 9, 10], "{found:?}");
+    assert_eq!(leak_lines_without_syntax_errors(root), [5, 6, 7, 8, 9, 10]);
 }
 
 /// A statement the parser cannot read costs that statement only: one located

@@ -394,7 +394,7 @@ fn owned_when(program: &Program, body: &Body, g: FieldId, given: &[FieldId]) -> 
 }
 
 /// `dst = this.f` in `body`: each load of a field of `this`, as (dst, f).
-fn this_field_loads(body: &Body) -> impl Iterator<Item = (VarId, FieldId)> + '_ {
+pub(crate) fn this_field_loads(body: &Body) -> impl Iterator<Item = (VarId, FieldId)> + '_ {
     let this = body.this_var();
     body.nodes.iter().filter_map(move |node| match &node.stmt {
         Stmt::Load {

@@ -49,7 +49,9 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         specs: Vec::new(),
         body_of: FxHashMap::default(),
         withdrawn: FxHashSet::default(),
+        type_tested: FxHashSet::default(),
     };
+    st.type_tested = disposed_through_type_test(&st.p, bodies);
     for (id, b) in bodies.enumerate() {
         if let Some(m) = b.method {
             st.body_of.entry(m).or_insert(id);
@@ -111,6 +113,9 @@ pub(super) struct State {
     pub body_of: FxHashMap<MethodId, BodyId>,
     /// Methods whose `[MustCallAlias]` the verifier rejected: never inferred again.
     withdrawn: FxHashSet<MethodId>,
+    /// Fields disposed through a type test (`disposed_through_type_test`); the
+    /// bodies do not change between rounds.
+    type_tested: FxHashSet<FieldId>,
 }
 
 /// Whether body `id` assigns its parameter `i`.
@@ -391,7 +396,7 @@ impl State {
             // `must_call_alias_constructors`) that keeps the parameter in an
             // owning field of its object takes it over (`engine.Connect(stream)`).
             let md = self.p.method(m);
-            if md.kind != MethodKind::Ordinary || md.is_static {
+            if md.kind != MethodKind::Ordinary || md.is_static || f.field_stores.is_empty() {
                 continue;
             }
             let fields = self.owning_fields_of(types, md.owner);
@@ -617,7 +622,7 @@ impl State {
     /// holds that resource, and nobody else has it to dispose.
     fn owning_fields(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         let mut found: Vec<(FieldId, Span, InferRule)> = Vec::new();
-        let tested = disposed_through_type_test(&self.p, bodies);
+        let tested = &self.type_tested;
         let candidate = |p: &Program, f: FieldId| {
             let fd = p.field(f);
             p.get_ty(fd.owner)
@@ -1170,20 +1175,13 @@ fn disposed_through_type_test(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId
     };
     let mut out = FxHashSet::default();
     for body in bodies.iter() {
-        let Some(this) = body.this_var() else {
+        let loaded: FxHashMap<VarId, FieldId> = crate::ownership::this_field_loads(body).collect();
+        if loaded.is_empty() {
             continue;
-        };
-        let mut loaded: FxHashMap<VarId, FieldId> = FxHashMap::default();
+        }
         let mut tested: FxHashMap<VarId, FieldId> = FxHashMap::default();
         for node in &body.nodes {
             match &node.stmt {
-                Stmt::Load {
-                    dst,
-                    base: Some(b),
-                    field: crate::ir::FieldRef::Known(f),
-                } if *b == this => {
-                    loaded.insert(*dst, *f);
-                }
                 Stmt::Copy {
                     dst,
                     src: Operand::Var(src),

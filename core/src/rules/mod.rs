@@ -212,17 +212,17 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
             }
             _ => continue,
         };
+        // A loss (not a spec finding) of a type that releases only managed state.
         let lost = ob.kind.is_leak()
             || matches!(
                 ob.kind,
                 ObligationKind::FieldValue(_) | ObligationKind::Element
             );
-        let d = match harmless {
-            Some((Harmless::ReleasesOnlyManaged { what }, ty, prov)) if lost => {
-                rlc0011_resource_leak_releases_only_managed::demote(cx.program, d, *ty, what, prov)
-            }
-            _ => d,
-        };
+        let d = rlc0011_resource_leak_releases_only_managed::demote_if_managed(
+            cx.program,
+            d,
+            harmless.filter(|_| lost),
+        );
         diags.push(d);
     }
     diags.extend(rlc0009_missing_creates_must_call_for::field_assignments(cx));

@@ -9,7 +9,7 @@ use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
 use crate::facts::ProgramFacts;
 use crate::must_call::MustCallType;
 use crate::options::ExceptionModel;
-use crate::program::{CallsSpec, DeclaredIn, FieldId, Harmless, MethodId, Program, Provenance, Target, TypeId, TypeKind};
+use crate::program::{CallsSpec, DeclaredIn, FieldId, MethodId, Program, Provenance, Target, TypeId, TypeKind};
 use crate::rules::RuleId;
 use crate::span::{FileId, Span};
 
@@ -58,12 +58,11 @@ pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut
                 continue;
             }
             let d = report(program, ty.short_name(), f, field_ob, class_ob);
-            diags.push(match &field_ob.harmless {
-                Some((Harmless::ReleasesOnlyManaged { what }, t, prov)) => {
-                    super::rlc0011_resource_leak_releases_only_managed::demote(program, d, *t, what, prov)
-                }
-                _ => d,
-            });
+            diags.push(super::rlc0011_resource_leak_releases_only_managed::demote_if_managed(
+                program,
+                d,
+                field_ob.harmless.as_ref(),
+            ));
         }
         // The full name: types of one name in two namespaces differ.
         out.extend(finish(diags, &ty.name));

@@ -6,28 +6,30 @@
 //! wait handle created only on request. The garbage collector reclaims what is
 //! lost, so the finding is kept, at a lower level, with what is at stake.
 
-use crate::program::{Program, Provenance, TypeId};
+use crate::program::{Harmless, Program, Provenance, TypeId};
 use crate::rules::{Keyed, RuleId, SpecFact};
 
-/// The finding another rule made, told as the harmless loss it is: `ty` is
-/// the type the spec is about, `what` what its disposal releases.
-pub(super) fn demote(
+/// The finding another rule made, told as the harmless loss it is when a
+/// written spec says the lost type's disposal releases only managed state
+/// (`harmless` is the must-call type's); any other finding as it was.
+pub(super) fn demote_if_managed(
     program: &Program,
     (mut d, resource): Keyed,
-    ty: TypeId,
-    what: &str,
-    provenance: &Provenance,
+    harmless: Option<&(Harmless, TypeId, Provenance)>,
 ) -> Keyed {
-    let name = program.type_name(Some(ty)).to_string();
-    let short = name.rsplit('.').next().unwrap_or(&name).to_string();
+    let Some((Harmless::ReleasesOnlyManaged { what }, ty, provenance)) = harmless else {
+        return (d, resource);
+    };
+    let name = program.type_name(Some(*ty)).to_string();
+    let short = program.get_ty(*ty).map_or(name.as_str(), |t| t.short_name());
     d.rule = RuleId::ResourceLeakReleasesOnlyManaged;
     d.severity = d.rule.default_severity();
+    d.notes.push(format!(
+        "losing a `{short}` is harmless as the code stands: the garbage collector reclaims what its disposal would release"
+    ));
     d.facts.push(SpecFact::new(
         format!("the disposal of `{name}` releases only managed state: {what}"),
         provenance.clone(),
-    ));
-    d.notes.push(format!(
-        "losing a `{short}` is harmless as the code stands: the garbage collector reclaims what its disposal would release"
     ));
     (d, resource)
 }

@@ -86,13 +86,21 @@ pub fn param_is_owning(param: &ParamDef) -> bool {
     param.mode != ParamMode::Out && param.ownership.is_owning(false)
 }
 
-/// Whether assigning to this parameter of the analysed method hands the value
+/// Whether assigning to this parameter of the analysed body hands the value
 /// to the caller: `out` and `ref` parameters are owning by default (the caller
 /// reads the variable after the call; it gave up the value it passed in).
-pub fn param_hands_out(method: Option<&MethodDef>, index: u32) -> bool {
-    method
-        .and_then(|m| m.params.get(index as usize))
-        .is_some_and(|p| p.mode.is_written() && p.ownership.is_owning(true))
+/// A lambda's parameters, which no attribute can annotate, follow the default.
+pub fn param_hands_out(method: Option<&MethodDef>, body: &Body, index: u32) -> bool {
+    match method {
+        Some(m) => m
+            .params
+            .get(index as usize)
+            .is_some_and(|p| p.mode.is_written() && p.ownership.is_owning(true)),
+        None => body
+            .param_modes
+            .get(index as usize)
+            .is_some_and(|m| m.is_written()),
+    }
 }
 
 /// The `Dispose(bool disposing)` convention: an instance method with a single

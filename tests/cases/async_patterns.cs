@@ -1,7 +1,7 @@
 // Case family: async code: `await using`, DisposeAsync(), async factories and
 // `await OpenAsync()`, ConfigureAwait(false) on tasks and on disposables, async
 // iterators and enumerators, IAsyncDisposable classes.
-// cases: 21
+// cases: 22
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -223,4 +223,27 @@ public sealed class AsyncOwner : IAsyncDisposable
     {
         await _fs.DisposeAsync().ConfigureAwait(false);
     }
+}
+
+// CASE: a task kept by the object (a field, or a completion source's `Task`) is
+// shared: awaiting it borrows the result, which the object disposes.
+public sealed class SharedConnection : IDisposable
+{
+    private readonly TaskCompletionSource<Stream> _ready = new();
+    private readonly Task<FileStream> _opening;
+
+    public SharedConnection(string path)
+    {
+        _opening = Task.Run(() => File.OpenRead(path));
+        _ready.TrySetResult(Stream.Null);
+    }
+
+    public async Task<long> LengthAsync()
+    {
+        var opened = await _opening;
+        var ready = await _ready.Task.ConfigureAwait(false);
+        return opened.Length + ready.Length;
+    }
+
+    public void Dispose() => _opening.Result.Dispose();
 }

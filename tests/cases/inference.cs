@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 49
+// cases: 54
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -822,4 +822,114 @@ public sealed class CarelessDecoder
     public CarelessDecoder(string path) => _codec = new FileCodec(path); // expect: RLC0001
 
     public int Next() => _codec.Next();
+}
+
+// CASE: a task of a field (`Task.FromResult`, or an `async` method returning the
+// field) lends what the object owns; awaiting it gives nothing to dispose.
+public sealed class CachedChannel : IDisposable
+{
+    private readonly Stream _stream;
+
+    public CachedChannel(string path) => _stream = File.OpenRead(path);
+
+    public Task<Stream> CurrentAsync() => Task.FromResult(_stream);
+
+    public async Task<Stream> WaitCurrentAsync()
+    {
+        await Task.Yield();
+        return _stream;
+    }
+
+    public async Task<long> LengthAsync()
+    {
+        var s = await CurrentAsync().ConfigureAwait(false);
+        var t = await WaitCurrentAsync();
+        return s.Length + t.Length;
+    }
+
+    public void Dispose() => _stream.Dispose();
+}
+
+// CASE: a task of a new resource stays owning: its awaiter must dispose it.
+public static class FreshTasks
+{
+    public static Task<Stream> OpenAsync(string path) => Task.FromResult<Stream>(File.OpenRead(path));
+
+    public static async Task<long> LengthAsync(string path)
+    {
+        var s = await OpenAsync(path); // expect: RLC0001
+        return s.Length;
+    }
+}
+
+// CASE: an async method that returns the object it was given hands back the same
+// resource: reassigning the caller's variable with its result loses nothing.
+public sealed class Journal : IDisposable
+{
+    private Stream? _file;
+
+    public static async Task<Journal> AttachAsync(Journal journal, string path)
+    {
+        await Task.Yield();
+        journal._file?.Dispose();
+        journal._file = File.OpenRead(path);
+        return journal;
+    }
+
+    public static async Task<Journal> OpenAsync(string path)
+    {
+        var journal = new Journal();
+        journal = await AttachAsync(journal, path);
+        return journal;
+    }
+
+    public void Dispose() => _file?.Dispose();
+}
+
+// CASE: re-arming the object through a copy of `this` (`var client = this;`) is
+// re-arming `this`: the method passes the new obligation to its own caller.
+public sealed class Reconnecting : IDisposable
+{
+    private Stream? _link;
+
+    public void Connect(string path)
+    {
+        _link?.Dispose();
+        _link = File.OpenRead(path);
+    }
+
+    public int Probe(string path)
+    {
+        var client = this;
+        client.Connect(path);
+        return 1;
+    }
+
+    public void Dispose() => _link?.Dispose();
+}
+
+// CASE: a lambda that re-arms the object it is handed re-arms a borrowed object:
+// the owner that passed it in disposes it, not the lambda.
+public sealed class Rearmable : IDisposable
+{
+    private Stream _current = Stream.Null;
+
+    public void Restart(string path)
+    {
+        _current.Dispose();
+        _current = File.OpenRead(path);
+    }
+
+    public void Dispose() => _current.Dispose();
+}
+
+public sealed class RearmOwner : IDisposable
+{
+    private readonly Rearmable _inner = new();
+
+    private void With(Action<Rearmable> action) => action(_inner);
+
+    public void Refresh(string path) => With(r => r.Restart(path));
+
+    public void Dispose() => _inner.Dispose();
 }

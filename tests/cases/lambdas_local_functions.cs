@@ -2,7 +2,7 @@
 // a resource discharges it only if its body disposes it on every path; otherwise the
 // enclosing method stays responsible. A closure's own allocations are checked in the
 // closure's body; a delegate's result is owning like a method's.
-// cases: 18
+// cases: 20
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -201,4 +201,29 @@ public static class LocalFunctions
             return fs.Length;
         }
     }
+
+    // CASE: a lambda's `ref` and `out` parameters hand what it assigns them to the
+    // caller, who disposes both.
+    public static void LambdaRefOutHandsOut(string path)
+    {
+        OpenPair open = (string p, ref Stream first, out Stream second) =>
+        {
+            first = File.OpenRead(p);
+            second = File.OpenRead(p);
+        };
+        Stream a = Stream.Null;
+        open(path, ref a, out var b);
+        a.Dispose();
+        b.Dispose();
+    }
+
+    // CASE: the caller of such a delegate owns what it gets through `out`.
+    public static void LambdaOutForgotten(string path, OpenPair open)
+    {
+        Stream a = Stream.Null;
+        open(path, ref a, out var b); // expect: RLC0001
+        a.Dispose();
+    }
 }
+
+public delegate void OpenPair(string path, ref Stream first, out Stream second);

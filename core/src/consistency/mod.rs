@@ -701,7 +701,7 @@ impl<'c, 'a> Engine<'c, 'a> {
             // Held by a variable the caller reads after the call.
             let hands_out = |v: VarId| match cx.body.vars.get(v.index()).map(|v| &v.kind) {
                 Some(VarKind::Param(i)) => {
-                    discharges.hands_out && ownership::param_hands_out(cx.method, *i)
+                    discharges.hands_out && ownership::param_hands_out(cx.method, cx.body, *i)
                 }
                 Some(VarKind::Captured) => true,
                 _ => false,

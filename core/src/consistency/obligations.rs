@@ -301,19 +301,21 @@ impl Engine<'_, '_> {
             let Some(var) = cmcf_target(call, target) else {
                 continue;
             };
+            // `var client = this; client.Reconnect();` re-arms `this`.
+            let is_this = cx.this.is_some() && Some(cx.defs.copied_from(cx.body, var)) == cx.this;
             // A closure cannot carry `[CreatesMustCallFor]`; the object it
             // captured stays its owner's to dispose.
             let closure = matches!(cx.body.kind, BodyKind::Lambda | BodyKind::LocalFunction);
-            if closure && Some(var) == cx.this {
+            if closure && is_this {
                 continue;
             }
             // §5: inside a method that creates the same obligation for its own
             // caller, the new obligation is the caller's; so is one a
             // constructor creates for the object it returns.
             let own = cx.method.is_some_and(|m| {
-                (m.in_construction() && Some(var) == cx.this)
+                (m.in_construction() && is_this)
                     || m.creates_must_call_for.iter().any(|(t, _)| match t {
-                        Target::This => Some(var) == cx.this,
+                        Target::This => is_this,
                         Target::Param(i) => cx.body.param_var(*i) == Some(var),
                         Target::Field(_) => false,
                     })
@@ -328,7 +330,7 @@ impl Engine<'_, '_> {
                 .var_obligation(var)
                 .or_else(|| cx.types.of_type(method.owner));
             if let Some(ob) = ob {
-                let on_this = Some(var) == cx.this;
+                let on_this = is_this;
                 let ty = cx.body.var(var).ty.ty.or(Some(method.owner));
                 let o = self.new_obligation(
                     ObligationKind::CreatesMustCallFor { on_this },
@@ -350,11 +352,16 @@ fn may_own(cx: &crate::facts::BodyFacts<'_>, var: VarId) -> bool {
     let mut v = var;
     for _ in 0..16 {
         match cx.body.vars.get(v.index()).map(|x| &x.kind) {
+            // A lambda's parameters are its caller's (no attribute can say
+            // otherwise); a method's unless `[Owning]`.
             Some(VarKind::Param(i)) => {
-                return cx
-                    .method
-                    .and_then(|m| m.params.get(*i as usize))
-                    .is_none_or(ownership::param_is_owning);
+                return match cx.method {
+                    Some(m) => m
+                        .params
+                        .get(*i as usize)
+                        .is_none_or(ownership::param_is_owning),
+                    None => false,
+                };
             }
             Some(VarKind::Captured) => return false,
             Some(VarKind::This) | None => return true,

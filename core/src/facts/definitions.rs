@@ -57,6 +57,22 @@ impl Definitions {
             _ => None,
         }
     }
+
+    /// The variable `var` is a copy of, followed through single-definition
+    /// copies (`var client = this;` gives `this`); `var` itself otherwise.
+    pub fn copied_from(&self, body: &Body, var: VarId) -> VarId {
+        let mut v = var;
+        for _ in 0..16 {
+            match self.single(v).map(|n| &body.node(n).stmt) {
+                Some(Stmt::Copy {
+                    src: Operand::Var(s),
+                    ..
+                }) => v = *s,
+                _ => break,
+            }
+        }
+        v
+    }
 }
 
 /// The variables a statement assigns: its destination, and the variables a

@@ -44,12 +44,13 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         None => true,
         Some(t) => p.get_ty(t).is_some_and(|d| d.name == "System.Object"),
     };
-    if !open && types.of_value(&md.ret).is_none() {
-        return None;
-    }
+    // A task's declared type says nothing of what awaiting it gives; the
+    // values returned (`return _stream;` in an `async` method, or
+    // `Task.FromResult(_stream)`) do.
+    let declared = open || types.of_value(&md.ret).is_some();
     let defs = Definitions::of(body);
     let mut first: Option<NodeId> = None;
-    let mut forwards = false;
+    let (mut forwards, mut carries) = (false, declared);
     for (i, node) in body.nodes.iter().enumerate() {
         let Stmt::Return(value) = &node.stmt else {
             continue;
@@ -60,12 +61,34 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         if let Source::Borrowed { from_call } = borrowed(p, md, body, &defs, *v)? {
             first.get_or_insert(NodeId(i as u32));
             forwards |= from_call;
+            carries = carries || carries_obligation(p, types, body, &defs, *v);
         }
     }
-    if open && !forwards {
+    if (open && !forwards) || !carries {
         return None;
     }
     first.map(|n| body.node(n).span)
+}
+
+/// Whether `v`, or what the resource alias defining it wraps, has a type
+/// that carries an obligation.
+fn carries_obligation(
+    p: &Program,
+    types: &MustCallTypes,
+    body: &Body,
+    defs: &Definitions,
+    v: VarId,
+) -> bool {
+    let typed = |v: VarId| types.of_value(&body.var(v).ty).is_some();
+    typed(v)
+        || defs.all(v).iter().any(|n| match &body.node(*n).stmt {
+            Stmt::Call(call) if call.dst == Some(v) && call.kind != CallKind::New => {
+                resource_alias::wrapped_by(p, call)
+                    .iter()
+                    .any(|w| typed(w.var()))
+            }
+            _ => false,
+        })
 }
 
 /// The `out` parameters of `body`'s method that only ever receive borrowed

@@ -21,6 +21,7 @@
 
 use super::{InferredAttr, InferredSpec, SpecTarget};
 use crate::cfg;
+use crate::facts::Definitions;
 use crate::ir::{Bodies, Body, Callee, NodeId, Stmt};
 use crate::must_call::MustCallTypes;
 use crate::ownership::new_owning_field_stores;
@@ -65,6 +66,7 @@ fn calls_on_this(body: &Body) -> Vec<ThisCall> {
     };
     let mut out = Vec::new();
     let mut reachable: Option<Vec<bool>> = None;
+    let mut defs: Option<Definitions> = None;
     for (i, node) in body.nodes.iter().enumerate() {
         let Stmt::Call(call) = &node.stmt else {
             continue;
@@ -72,7 +74,16 @@ fn calls_on_this(body: &Body) -> Vec<ThisCall> {
         let Callee::Method(c) = &call.callee else {
             continue;
         };
-        if call.receiver != Some(this) {
+        // On `this`, or on a copy of it (`var client = this; client.Connect()`).
+        let Some(receiver) = call.receiver else {
+            continue;
+        };
+        if receiver != this
+            && defs
+                .get_or_insert_with(|| Definitions::of(body))
+                .copied_from(body, receiver)
+                != this
+        {
             continue;
         }
         let reach = reachable.get_or_insert_with(|| cfg::reachable(body));

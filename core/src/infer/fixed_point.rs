@@ -854,19 +854,22 @@ impl State {
             };
             let md = self.p.method(m);
             let open = md.ret.ty.is_none();
+            // A task's declared type says nothing of what awaiting it gives:
+            // `async Task<Db> InitAsync(Db db) { ..; return db; }` qualifies
+            // when it returns exactly the parameter.
+            let task_like = !open && types.of_value(&md.ret).is_none();
             if md.kind != MethodKind::Ordinary
                 || self.withdrawn.contains(&m)
                 || md.ret_must_call_alias.is_some()
                 || md.must_call_alias_param().is_some()
                 || md.ret_ownership != Ownership::Default
-                || (!open && types.of_value(&md.ret).is_none())
                 || f.returns.is_empty()
             {
                 continue;
             }
             let candidate = (0..md.params.len() as u32).find(|&i| {
                 let pd = &md.params[i as usize];
-                let returned = |r: &Vec<ValueSource>| match open {
+                let returned = |r: &Vec<ValueSource>| match open || task_like {
                     true => r == &[ValueSource::Param(i)],
                     false => r.contains(&ValueSource::Param(i)),
                 };

@@ -342,6 +342,10 @@ pub struct Body {
     /// analysis settle an obligation only they hold without walking the
     /// rest of the scope.
     pub guarded: Vec<(VarId, NodeId)>,
+    /// For lambdas, which have no method to say it: how each parameter is
+    /// passed, as written (`(ref Stream a, out Stream b) => ..`). Empty for
+    /// other bodies.
+    pub param_modes: Vec<ParamMode>,
 }
 
 impl Body {
@@ -608,6 +612,7 @@ impl BodyBuilder {
                 is_iterator: false,
                 span,
                 guarded: Vec::new(),
+                param_modes: Vec::new(),
             },
         }
     }

@@ -9,6 +9,7 @@ mod build;
 mod local_fns;
 mod scope;
 mod specs;
+pub(crate) use specs::param_mode;
 pub mod ty;
 
 use std::sync::Arc;

@@ -413,7 +413,7 @@ fn const_of(v: &ConstValue) -> Const {
     }
 }
 
-fn param_mode(m: ParamModifier) -> ParamMode {
+pub(crate) fn param_mode(m: ParamModifier) -> ParamMode {
     match m {
         ParamModifier::Ref => ParamMode::Ref,
         ParamModifier::Out => ParamMode::Out,

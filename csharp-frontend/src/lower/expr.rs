@@ -223,10 +223,14 @@ impl Lowerer<'_> {
                 self.rvalue(inner);
                 let ty = self.types.ty(e).clone();
                 let t = self.temp(&ty, range);
+                // A task kept in a field or property (`await _connecting`,
+                // `await _tcs.Task`) is shared: its result belongs to the object
+                // that keeps the task. A task in a local was started here.
+                let shared = self.types.member_target(inner).is_some();
                 self.emit(
                     IrStmt::Opaque {
                         dst: t,
-                        owning: true,
+                        owning: !shared,
                     },
                     range,
                 );
@@ -1621,6 +1625,13 @@ impl Lowerer<'_> {
                     data.range,
                 );
                 inner.vars.insert(p, v);
+            }
+            if kind == BodyKind::Lambda {
+                inner.b.body_mut().param_modes = f
+                    .params
+                    .iter()
+                    .map(|&p| crate::index::param_mode(hir.binding(p).modifier))
+                    .collect();
             }
             inner.this_var = this_ty.map(|ty| {
                 let span = inner.b.body().span;

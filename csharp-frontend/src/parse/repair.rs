@@ -7,6 +7,7 @@
 //! recognises the few rewrites that change a node's kind by their [`Repair`]
 //! records (see [`RepairKind`]).
 
+use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 
 use tree_sitter::{InputEdit, Node, Point, Tree};
@@ -67,6 +68,9 @@ impl RepairKind {
     /// interpolated string with two or more dollars are blanked (before
     /// parsing: the grammar loses a hole after them without an error).
     pub const RAW_TEXT_BRACES: &'static str = "raw-interpolation-text-braces";
+    /// `struct P { .. } ;`: the optional `;` after a type or namespace body,
+    /// which the grammar takes only right after the brace, is blanked.
+    pub const TYPE_SEMICOLON: &'static str = "type-declaration-semicolon";
 }
 
 pub(crate) struct Repaired {
@@ -440,6 +444,7 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
             .is_some_and(|t| t.kind == kind && t.text(text) == s.as_bytes())
     };
     let adjacent = |i: usize| toks.get(i + 1).is_some_and(|n| toks[i].end == n.start);
+    let mut type_bodies: Option<FxHashSet<usize>> = None;
     for (i, t) in toks.iter().enumerate() {
         if !windows.contains(t.start) {
             continue;
@@ -595,6 +600,14 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                         && starts_subpattern(word(i + 1)) =>
                 {
                     push(t.start, b"  ".to_vec(), RepairKind::SLICE_SUBPATTERN)
+                }
+                b";" if i > 0
+                    && is(i - 1, TokKind::Punct, "}")
+                    && type_bodies
+                        .get_or_insert_with(|| type_body_closes(&toks, text))
+                        .contains(&(i - 1)) =>
+                {
+                    push(t.start, b" ".to_vec(), RepairKind::TYPE_SEMICOLON)
                 }
                 _ => {}
             },
@@ -866,6 +879,54 @@ fn closes_cast(toks: &[Token], text: &[u8], close: usize) -> bool {
 }
 
 /// The index of the `)` closing the parentheses token `i` is in.
+/// The `}` tokens that close the body of a type or namespace declaration: a
+/// `{` whose header (back to the previous `;`, `{` or `}`) names `class`,
+/// `struct`, `interface`, `record`, `enum` or `namespace`, not as a
+/// constraint (`where T : class`). One pass with a stack of open braces.
+fn type_body_closes(toks: &[Token], text: &[u8]) -> FxHashSet<usize> {
+    let mut open: Vec<bool> = Vec::new();
+    let mut closes = FxHashSet::default();
+    for (j, t) in toks.iter().enumerate() {
+        if t.kind != TokKind::Punct {
+            continue;
+        }
+        match t.text(text) {
+            b"{" => {
+                let mut declares = false;
+                for k in (j.saturating_sub(256)..j).rev() {
+                    let h = toks[k];
+                    let w = h.text(text);
+                    if h.kind == TokKind::Punct && matches!(w, b";" | b"{" | b"}") {
+                        break;
+                    }
+                    let constraint = k > 0
+                        && toks[k - 1].kind == TokKind::Punct
+                        && matches!(toks[k - 1].text(text), b":" | b"," | b".");
+                    declares |= h.kind == TokKind::Ident
+                        && !constraint
+                        && matches!(
+                            w,
+                            b"class"
+                                | b"struct"
+                                | b"interface"
+                                | b"record"
+                                | b"enum"
+                                | b"namespace"
+                        );
+                }
+                open.push(declares);
+            }
+            b"}" => {
+                if open.pop() == Some(true) {
+                    closes.insert(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    closes
+}
+
 fn enclosing_close(toks: &[Token], text: &[u8], i: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (j, t) in toks.iter().enumerate().skip(i).take(4096) {

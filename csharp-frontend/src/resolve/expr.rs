@@ -621,15 +621,15 @@ impl Resolver<'_> {
                     (true, self.finish(e, r, true))
                 } else {
                     let t = self.out.binding_ty(b).clone();
-                    for a in args {
-                        self.expr(a.value, None);
-                    }
                     if is_fn {
+                        for a in args {
+                            self.expr(a.value, None);
+                        }
                         self.out.targets.insert(e, ExprTarget::DelegateInvoke);
                         self.out.stats.calls_resolved += 1;
                         (true, t)
                     } else {
-                        (true, self.delegate_call(e, &t))
+                        (true, self.delegate_call(e, &t, args))
                     }
                 }
             }
@@ -661,12 +661,8 @@ impl Resolver<'_> {
                             && self.delegate_signature(&ft).is_some()
                         {
                             self.out.targets.insert(callee, ExprTarget::Member(m));
-                            let ty = self.delegate_call(e, &ft);
-                            self.out.exprs[callee.index()] = ft;
-                            for a in args {
-                                self.expr(a.value, None);
-                            }
-                            return ty;
+                            self.out.exprs[callee.index()] = ft.clone();
+                            return self.delegate_call(e, &ft, args);
                         }
                         let mut r = self.pick_overload(c.split_off(0), args, &targs);
                         if r.is_none() && !matches!(t, Ty::Unknown) {
@@ -688,11 +684,8 @@ impl Resolver<'_> {
             }
             _ => {
                 let t = self.expr(callee, None);
-                for a in args {
-                    self.expr(a.value, None);
-                }
                 let counted = self.delegate_signature(&t).is_some();
-                (counted, self.delegate_call(e, &t))
+                (counted, self.delegate_call(e, &t, args))
             }
         };
         if counted {
@@ -715,8 +708,15 @@ impl Resolver<'_> {
         self.record_call(e, r)
     }
 
-    fn delegate_call(&mut self, e: ExprId, t: &Ty) -> Ty {
-        match self.delegate_signature(t) {
+    /// A call of a delegate of type `t`: its arguments are resolved against
+    /// the parameters of its `Invoke` (so `out var x` gets its type).
+    fn delegate_call(&mut self, e: ExprId, t: &Ty, args: &[Arg]) -> Ty {
+        let signature = self.delegate_signature(t);
+        let params = signature.as_ref().map_or(&[][..], |(p, _)| p.as_slice());
+        for (i, a) in args.iter().enumerate() {
+            self.expr(a.value, params.get(i));
+        }
+        match signature {
             Some((_, ret)) => {
                 self.out.targets.insert(e, ExprTarget::DelegateInvoke);
                 self.out.stats.calls_resolved += 1;
@@ -774,10 +774,7 @@ impl Resolver<'_> {
             {
                 self.out.targets.insert(callee, ExprTarget::Member(m));
                 self.out.exprs[callee.index()] = ft.clone();
-                for a in args {
-                    self.expr(a.value, None);
-                }
-                return self.delegate_call(e, &ft);
+                return self.delegate_call(e, &ft, args);
             }
             for a in args {
                 self.expr(a.value, None);

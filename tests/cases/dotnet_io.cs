@@ -1,7 +1,7 @@
 // Case family: System.IO as real code uses it: File/FileInfo factories, readers and
 // writers opened from paths, factory methods that return wrappers, streams passed to
 // helper methods, ZipArchive entries, FileSystemWatcher, helpers that own nothing.
-// cases: 20
+// cases: 21
 using System;
 using System.IO;
 using System.IO.Compression;
@@ -194,5 +194,11 @@ public static class Helpers
     {
         var destination = File.Create(path); // expect: RLC0001
         source.CopyTo(destination);
+    }
+
+    // CASE: Console.SetOut keeps the writer for the rest of the process.
+    public static void RedirectConsole(string path)
+    {
+        Console.SetOut(new StreamWriter(path) { AutoFlush = true });
     }
 }

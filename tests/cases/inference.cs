@@ -4,9 +4,11 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 54
+// cases: 57
 using System;
+using System.Collections.Generic;
 using System.IO;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace Cases.Inference;
@@ -933,3 +935,98 @@ public sealed class RearmOwner : IDisposable
 
     public void Dispose() => _inner.Dispose();
 }
+
+// CASE: a nullable struct field (`CancellationTokenRegistration?`) holds what the
+// struct holds; `_reg?.Dispose()` disposes it.
+public sealed class CancelWatcher : IDisposable
+{
+    private readonly CancellationTokenRegistration? _registration;
+
+    public CancelWatcher(CancellationToken token) =>
+        _registration = token.Register(() => Console.WriteLine("cancelled"));
+
+    public void Dispose() => _registration?.Dispose();
+}
+
+// CASE: an override that closes the stream on one path and calls
+// `base.Dispose(disposing)` on all of them keeps the base's promise.
+public class ForwardingStream : Stream
+{
+    protected Stream? _inner;
+
+    public ForwardingStream(Stream inner) => _inner = inner;
+
+    public override bool CanRead => true;
+    public override bool CanSeek => false;
+    public override bool CanWrite => false;
+    public override long Length => 0;
+    public override long Position { get => 0; set { } }
+    public override void Flush() { }
+    public override int Read(byte[] buffer, int offset, int count) => _inner!.Read(buffer, offset, count);
+    public override long Seek(long offset, SeekOrigin origin) => 0;
+    public override void SetLength(long value) { }
+    public override void Write(byte[] buffer, int offset, int count) { }
+
+    protected override void Dispose(bool disposing)
+    {
+        _inner?.Dispose();
+        _inner = null;
+        base.Dispose(disposing);
+    }
+}
+
+public sealed class ChildProcessStream : ForwardingStream
+{
+    private IDisposable? _process;
+
+    public ChildProcessStream(IDisposable process, Stream output) : base(output) => _process = process;
+
+    protected override void Dispose(bool disposing)
+    {
+        if (_process != null)
+        {
+            _inner!.Close();
+            _process.Dispose();
+            _process = null;
+        }
+        base.Dispose(disposing);
+    }
+}
+
+// CASE: `.Value` of a nullable registration is the registration itself: kept in
+// the list the class disposes, or lost.
+public sealed class RegistrationList : IDisposable
+{
+    private readonly List<CancellationTokenRegistration> _registrations = new();
+
+    private static bool TryRegister(CancellationToken token, out CancellationTokenRegistration? registration)
+    {
+        registration = token.CanBeCanceled ? token.Register(() => { }) : null;
+        return registration != null;
+    }
+
+    public void Watch(CancellationToken token)
+    {
+        if (TryRegister(token, out var registration))
+        {
+            _registrations.Add(registration.Value);
+        }
+    }
+
+    public void Peek(CancellationToken token)
+    {
+        if (TryRegister(token, out var registration)) // expect: RLC0001
+        {
+            Console.WriteLine(registration.Value.Token.CanBeCanceled);
+        }
+    }
+
+    public void Dispose()
+    {
+        foreach (var r in _registrations)
+        {
+            r.Dispose();
+        }
+    }
+}
+

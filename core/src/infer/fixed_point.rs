@@ -496,7 +496,9 @@ impl State {
     /// parameter) and do not reassign it afterwards.
     fn calls(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         let overridden = self.overridden();
-        let mut found: Vec<(MethodId, FieldId, Vec<String>, Span)> = Vec::new();
+        // Per method and field: the methods each disposal calls, in order (the
+        // first one the checker verifies is proposed), and the first's span.
+        let mut found: Vec<(MethodId, FieldId, Vec<Vec<String>>, Span)> = Vec::new();
         for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
@@ -551,8 +553,13 @@ impl State {
                 } else {
                     d.methods.clone()
                 };
-                if !found.iter().any(|(n, g, ..)| *n == m && *g == field) {
-                    found.push((m, field, methods, body.node(d.node).span));
+                match found.iter_mut().find(|(n, g, ..)| *n == m && *g == field) {
+                    Some((.., candidates, _)) => {
+                        if !candidates.contains(&methods) {
+                            candidates.push(methods);
+                        }
+                    }
+                    None => found.push((m, field, vec![methods], body.node(d.node).span)),
                 }
             }
         }
@@ -561,24 +568,26 @@ impl State {
         }
         // A `[Calls]` promises the disposal on every path: propose only what the
         // checker then verifies (a disposal on an error path, or under a flag
-        // the method is given, is no promise).
+        // the method is given, is no promise). `_s.Close()` on one path and
+        // `base.Dispose(disposing)` on all of them promise the latter's.
         let pf = ProgramFacts::new(&self.p, bodies);
-        let verified: Vec<bool> = found
+        let verified: Vec<Option<Vec<String>>> = found
             .iter()
-            .map(|(m, field, methods, _)| {
-                let must_call = MustCall::of(methods.iter().cloned());
+            .map(|(m, field, candidates, _)| {
                 let target = Target::Field(*field);
-                !matches!(
-                    guarantees(&pf, ExceptionModel::default(), *m, &target, &must_call),
-                    Verdict::Fails(..)
-                )
+                candidates.iter().find_map(|methods| {
+                    let must_call = MustCall::of(methods.iter().cloned());
+                    let verdict =
+                        guarantees(&pf, ExceptionModel::default(), *m, &target, &must_call);
+                    (!matches!(verdict, Verdict::Fails(..))).then(|| methods.clone())
+                })
             })
             .collect();
         drop(pf);
-        for ((m, field, methods, span), ok) in found.into_iter().zip(verified) {
-            if !ok {
+        for ((m, field, _, span), methods) in found.into_iter().zip(verified) {
+            let Some(methods) = methods else {
                 continue;
-            }
+            };
             let target = format!("this.{}", self.p.field(field).name);
             self.p.methods[m.index()].calls.push(CallsSpec {
                 target: Target::Field(field),

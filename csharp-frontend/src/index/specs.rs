@@ -53,6 +53,12 @@ impl Index {
     /// The core's view of a static type.
     pub fn value_ty(&self, ty: &Ty) -> ValueTy {
         match ty {
+            // `CancellationTokenRegistration?` holds what the struct holds.
+            Ty::Named { def, args }
+                if Some(*def) == self.well_known.nullable && args.len() == 1 =>
+            {
+                self.value_ty(&args[0])
+            }
             Ty::Named { def, args } => ValueTy {
                 ty: Some(*def),
                 element: if args.is_empty() {

@@ -618,6 +618,22 @@ impl Lowerer<'_> {
                 if data.is_method_like() {
                     return Operand::Const(Const::Other);
                 }
+                // `reg.Value` of a `CancellationTokenRegistration?` is the struct
+                // itself: the same resource.
+                if Some(data.owner) == self.index.well_known.nullable
+                    && data.name == "Value"
+                    && let Some(b) = base
+                {
+                    let t = self.temp(&ty, range);
+                    self.emit(
+                        IrStmt::Copy {
+                            dst: t,
+                            src: Operand::Var(b),
+                        },
+                        range,
+                    );
+                    return Operand::Var(t);
+                }
                 if let Some(field) = data.field {
                     let t = self.temp(&ty, range);
                     self.emit(

@@ -6,8 +6,17 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfg;
 use crate::facts::Definitions;
-use crate::ir::{Bodies, Body, CallKind, Callee, NodeId, Operand, Stmt, VarId};
-use crate::program::{MethodDef, MethodId, MethodKind, Program};
+use crate::ir::{Bodies, Body, BodyKind, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId};
+use crate::program::{FieldId, MethodDef, MethodId, MethodKind, Program};
+
+/// An object a body has just created: a local it assigns with `new`, or a
+/// field of `this` a constructor fills with `new` (`_manager = new
+/// Manager(); _manager.Configure(..)`, a field initializer included).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fresh {
+    Local(VarId),
+    ThisField(FieldId),
+}
 
 /// One call of a candidate initialiser.
 struct Site {
@@ -63,8 +72,8 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
             .and_then(|c| program.get_method(c))
             .map(|c| c.owner);
         // Calls on objects created here: (node, callee, receiver).
-        let mut on_fresh: Vec<(NodeId, MethodId, VarId)> = Vec::new();
-        let mut found: Vec<(NodeId, MethodId, Option<VarId>, bool)> = Vec::new();
+        let mut on_fresh: Vec<(NodeId, MethodId, Fresh)> = Vec::new();
+        let mut found: Vec<(NodeId, MethodId, Option<Fresh>, bool)> = Vec::new();
         for (i, node) in body.nodes.iter().enumerate() {
             let Stmt::Call(call) = &node.stmt else {
                 continue;
@@ -74,7 +83,7 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
             };
             let n = NodeId(i as u32);
             let on_this = this.is_some() && call.receiver == this;
-            let fresh = call.receiver.filter(|r| created_here(body, &defs, *r));
+            let fresh = call.receiver.and_then(|r| fresh_object(body, &defs, r));
             if let Some(r) = fresh {
                 on_fresh.push((n, m, r));
             }
@@ -132,13 +141,16 @@ fn first_on(
     program: &Program,
     body: &Body,
     defs: &Definitions,
-    on_fresh: &[(NodeId, MethodId, VarId)],
+    on_fresh: &[(NodeId, MethodId, Fresh)],
     n: NodeId,
     t: MethodId,
-    r: VarId,
+    r: Fresh,
 ) -> bool {
     // A new object each time round: the paths through `r`'s assignments.
-    let renewed = defs.all(r);
+    let renewed: Vec<NodeId> = match r {
+        Fresh::Local(v) => defs.all(v).to_vec(),
+        Fresh::ThisField(f) => this_field_stores(body, f).map(|(n, _)| n).collect(),
+    };
     !on_fresh.iter().any(|(q, m, u)| {
         *u == r
             && (*m == t
@@ -148,6 +160,46 @@ fn first_on(
                     .is_some_and(|d| program.conventions.is_disposal_method(&d.name)))
             && cfg::reaches(body, *q, n, |x| renewed.contains(&x))
     })
+}
+
+/// The object `receiver` holds, when this body has just created it.
+fn fresh_object(body: &Body, defs: &Definitions, receiver: VarId) -> Option<Fresh> {
+    if created_here(body, defs, receiver) {
+        return Some(Fresh::Local(receiver));
+    }
+    if body.kind != BodyKind::Constructor {
+        return None;
+    }
+    let this = body.this_var()?;
+    let Stmt::Load {
+        base: Some(b),
+        field: FieldRef::Known(f),
+        ..
+    } = &body.node(defs.single(receiver)?).stmt
+    else {
+        return None;
+    };
+    let mut stores = this_field_stores(body, *f).peekable();
+    let filled = *b == this
+        && stores.peek().is_some()
+        && stores.all(|(_, src)| src.var().is_some_and(|v| created_here(body, defs, v)));
+    filled.then_some(Fresh::ThisField(*f))
+}
+
+/// The stores into `this.f` in `body`, with the value stored.
+fn this_field_stores(body: &Body, f: FieldId) -> impl Iterator<Item = (NodeId, &Operand)> {
+    let this = body.this_var();
+    body.nodes
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, node)| match &node.stmt {
+            Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(g),
+                src,
+            } if Some(*b) == this && *g == f => Some((NodeId(i as u32), src)),
+            _ => None,
+        })
 }
 
 /// Whether `v` only ever holds objects this body creates with `new`

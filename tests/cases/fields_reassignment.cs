@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 44
+// cases: 46
 using System;
 using System.IO;
 using System.Threading;
@@ -610,3 +610,51 @@ public sealed class PublicSetterStore : IDisposable
     [Calls("_stream", "Dispose")]
     public void Dispose() => _stream?.Dispose();
 }
+
+public sealed class Balancer : IDisposable
+{
+    [Owning] private Stream? _picker;
+
+    public void Configure(string path) => _picker = File.OpenRead(path);
+
+    [Calls("_picker", "Dispose")]
+    public void Dispose() => _picker?.Dispose();
+}
+
+// CASE: a constructor that creates an object into its own field and configures it
+// there: the object's fields are still empty.
+public sealed class Channel : IDisposable
+{
+    [Owning] private readonly Balancer _balancer = new();
+
+    public Channel(string path) => _balancer.Configure(path);
+
+    [Calls("_balancer", "Dispose")]
+    public void Dispose() => _balancer.Dispose();
+}
+
+public sealed class TwiceConfigured : IDisposable
+{
+    [Owning] private Stream? _picker;
+
+    public void Configure(string path) => _picker = File.OpenRead(path); // expect: RLC0004, RLC0009
+
+    [Calls("_picker", "Dispose")]
+    public void Dispose() => _picker?.Dispose();
+}
+
+// CASE: configured twice in the constructor: the second call finds the field full.
+public sealed class TwiceChannel : IDisposable
+{
+    [Owning] private readonly TwiceConfigured _balancer = new();
+
+    public TwiceChannel(string path)
+    {
+        _balancer.Configure(path);
+        _balancer.Configure(path + ".bak");
+    }
+
+    [Calls("_balancer", "Dispose")]
+    public void Dispose() => _balancer.Dispose();
+}
+

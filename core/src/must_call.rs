@@ -15,7 +15,9 @@
 use std::borrow::Cow;
 
 use crate::ir::{Bodies, Call, CallKind, Callee, Stmt};
-use crate::program::{DeclaredIn, Harmless, MustCall, Program, Provenance, TypeId, ValueTy};
+use crate::program::{
+    DeclaredIn, Harmless, MethodKind, MustCall, Program, Provenance, TypeId, ValueTy,
+};
 
 /// The must-call type of a value (a non-empty obligation) and where it was stated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,8 +270,10 @@ impl MustCallTypes {
 /// A program type whose `Dispose()` (or `DisposeAsync()`) only calls another
 /// parameterless instance method of it on `this` (`Dispose() => Close();`)
 /// may be released by calling that method instead: it becomes one of the
-/// type's alternatives, as the library's `Close` is for `Stream`. A fact the
-/// code states, derived once for checking and inference.
+/// type's alternatives, as the library's `Close` is for `Stream`. So does a
+/// method that only calls `Dispose()` or `DisposeAsync()` on `this`
+/// (`Task CloseAsync(CancellationToken t) => DisposeAsync().AsTask();`). A
+/// fact the code states, derived once for checking and inference.
 pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
     let mut found: Vec<(TypeId, String)> = Vec::new();
     for body in bodies.iter() {
@@ -277,7 +281,10 @@ pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
             continue;
         };
         let c = &program.conventions;
-        if d.is_static || !d.params.is_empty() || (d.name != c.dispose && d.name != c.dispose_async)
+        let is_dispose = |name: &str| name == c.dispose || name == c.dispose_async;
+        if d.is_static
+            || d.kind != MethodKind::Ordinary
+            || (!d.params.is_empty() && is_dispose(&d.name))
         {
             continue;
         }
@@ -303,14 +310,21 @@ pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
         let Some(t) = program.get_method(target) else {
             continue;
         };
-        if only_the_call
-            && call.receiver == Some(this)
-            && t.owner == d.owner
-            && !t.is_static
-            && t.params.is_empty()
-            && t.name != d.name
+        if !only_the_call
+            || call.receiver != Some(this)
+            || t.is_static
+            || !t.params.is_empty()
+            || t.name == d.name
         {
+            continue;
+        }
+        if is_dispose(&d.name) && t.owner == d.owner {
             found.push((d.owner, t.name.clone()));
+        } else if is_dispose(&t.name)
+            && !is_dispose(&d.name)
+            && program.is_subtype(d.owner, t.owner)
+        {
+            found.push((d.owner, d.name.clone()));
         }
     }
     for (ty, name) in found {

@@ -4,10 +4,12 @@
 // whose must-call method `Dispose()` is inherited and calls `Dispose(true)` is checked
 // against the [Calls] of its own `Dispose(bool)` override. A `Dispose()` that only calls
 // another method of its class (`Dispose() => Close();`) makes that method a disposal
-// method too.
-// cases: 13
+// method too, and so does a method that only calls `Dispose()` or `DisposeAsync()`.
+// cases: 15
 using System;
 using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
 using RlcSharp.Annotations;
 
 namespace Cases.DisposePattern;
@@ -301,6 +303,33 @@ public sealed class Session : IDisposable
     {
         var s = new Session(path); // expect: RLC0001
         s.Stop();
+    }
+}
+
+public sealed class Link : IAsyncDisposable
+{
+    [Owning] private readonly Stream _stream;
+
+    public Link(string path) => _stream = File.OpenRead(path);
+
+    // Only disposes the link: calling it releases it.
+    public async Task CloseAsync(CancellationToken token) => await DisposeAsync();
+
+    [Calls("_stream", "DisposeAsync")]
+    public async ValueTask DisposeAsync() => await _stream.DisposeAsync();
+
+    // CASE: a method that only calls `DisposeAsync()` on its own object releases it.
+    public static async Task ClosedAsync(string path, CancellationToken token)
+    {
+        var link = new Link(path);
+        await link.CloseAsync(token);
+    }
+
+    // CASE: ... and is no release when it is never called.
+    public static void NeverClosed(string path)
+    {
+        var link = new Link(path); // expect: RLC0001
+        Console.WriteLine(link);
     }
 }
 

@@ -916,10 +916,9 @@ fn type_body_closes(toks: &[Token], text: &[u8]) -> FxHashSet<usize> {
                 }
                 open.push(declares);
             }
-            b"}" => {
-                if open.pop() == Some(true) {
-                    closes.insert(j);
-                }
+            // Every `}` pops its brace; a type body's is recorded.
+            b"}" if open.pop() == Some(true) => {
+                closes.insert(j);
             }
             _ => {}
         }

@@ -272,7 +272,7 @@ impl MustCallTypes {
 /// may be released by calling that method instead: it becomes one of the
 /// type's alternatives, as the library's `Close` is for `Stream`. So does a
 /// method that only calls `Dispose()` or `DisposeAsync()` on `this`
-/// (`Task CloseAsync(CancellationToken t) => DisposeAsync().AsTask();`). A
+/// (`async Task CloseAsync(CancellationToken t) => await DisposeAsync();`). A
 /// fact the code states, derived once for checking and inference.
 pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
     let mut found: Vec<(TypeId, String)> = Vec::new();

@@ -302,7 +302,7 @@ impl Engine<'_, '_> {
                 continue;
             };
             // `var client = this; client.Reconnect();` re-arms `this`.
-            let is_this = cx.this.is_some() && Some(cx.defs.copied_from(cx.body, var)) == cx.this;
+            let is_this = cx.this == Some(cx.defs.copied_from(cx.body, var));
             // A closure cannot carry `[CreatesMustCallFor]`; the object it
             // captured stays its owner's to dispose.
             let closure = matches!(cx.body.kind, BodyKind::Lambda | BodyKind::LocalFunction);

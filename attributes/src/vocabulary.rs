@@ -63,6 +63,10 @@ pub enum SpecAttr {
     /// `System.Diagnostics.CodeAnalysis.DoesNotReturnAttribute` on a method:
     /// a call to it ends its path as a `throw` does.
     DoesNotReturn,
+    /// `System.Diagnostics.CodeAnalysis.DoesNotReturnIfAttribute` on a `bool`
+    /// parameter (`Debug.Assert([DoesNotReturnIf(false)] bool condition)`): the
+    /// call does not return when the argument has that value.
+    DoesNotReturnIf,
     /// Library model only: on a `bool` property, `[ReleasedIf(false)] bool
     /// IsAllocated { get; }` says its object holds no resource when the
     /// property has that value (`if (h.IsAllocated) h.Free();`).
@@ -74,7 +78,7 @@ pub enum SpecAttr {
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 15] = [
+    pub const ALL: [SpecAttr; 16] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -88,6 +92,7 @@ impl SpecAttr {
         SpecAttr::StoredAs,
         SpecAttr::Exchanged,
         SpecAttr::DoesNotReturn,
+        SpecAttr::DoesNotReturnIf,
         SpecAttr::ReleasedIf,
         SpecAttr::DoesNotThrow,
     ];
@@ -108,6 +113,7 @@ impl SpecAttr {
             SpecAttr::StoredAs => "StoredAs",
             SpecAttr::Exchanged => "Exchanged",
             SpecAttr::DoesNotReturn => "DoesNotReturn",
+            SpecAttr::DoesNotReturnIf => "DoesNotReturnIf",
             SpecAttr::ReleasedIf => "ReleasedIf",
             SpecAttr::DoesNotThrow => "DoesNotThrow",
         }

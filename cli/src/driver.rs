@@ -254,13 +254,7 @@ fn analyze(
     // (as `lower_all` does), then the same for the declarations-only twins
     // of the constructors and fields it was derived for.
     for part in &parts {
-        rlc_core::ownership::derive_ownership_flags(&mut loaded.index.program, &part.bodies);
-        rlc_core::never_returns::derive(&mut loaded.index.program, &part.bodies);
-        rlc_core::must_call::derive_delegated_disposal(&mut loaded.index.program, &part.bodies);
-        rlc_core::construction::derive_construction_helpers(
-            &mut loaded.index.program,
-            &part.bodies,
-        );
+        rlc_core::derive_from_bodies(&mut loaded.index.program, &part.bodies);
     }
     seed_ownership_flags(&mut loaded);
     for part in &mut parts {

@@ -27,6 +27,7 @@ pub mod checker;
 pub mod consistency;
 pub mod construction;
 pub mod facts;
+pub mod field_guards;
 pub mod infer;
 pub mod ir;
 pub mod must_call;
@@ -47,3 +48,15 @@ mod testing;
 pub use checker::{Checker, check_program};
 pub use options::{CheckOptions, ExceptionModel};
 pub use span::{FileId, Span};
+
+/// Derives into `program` what `bodies` state about ownership that the
+/// declarations do not, the same for checking and inference: the program's
+/// own `leaveOpen` wrappers, methods that never return, methods a type's
+/// `Dispose()` delegates to, construction helpers and field guards.
+pub fn derive_from_bodies(program: &mut program::Program, bodies: &ir::Bodies) {
+    ownership::derive_ownership_flags(program, bodies);
+    never_returns::derive(program, bodies);
+    must_call::derive_delegated_disposal(program, bodies);
+    construction::derive_construction_helpers(program, bodies);
+    field_guards::derive(program, bodies);
+}

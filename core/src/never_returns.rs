@@ -8,8 +8,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Bodies, Body, Callee, NodeId, Stmt, Succ};
-use crate::program::{MethodId, MethodKind, Program};
+use crate::ir::{Bodies, Body, Callee, Cond, Node, NodeId, Operand, Stmt, Succ, VarId};
+use crate::program::{Const, MethodId, MethodKind, Program};
 
 /// Marks the methods of `program` whose body in `bodies` cannot reach its
 /// normal exit, given the methods already marked (`[DoesNotReturn]`, or an
@@ -61,18 +61,79 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
 }
 
 /// Removes the normal successor of every call to a method that never returns,
-/// as a `throw` has none: only its exceptional edge remains.
+/// as a `throw` has none: only its exceptional edge remains. After a call
+/// that does not return when an argument has a value (`Debug.Assert(x ==
+/// null)`, `[DoesNotReturnIf(false)]`), the path where it has that value ends.
 pub fn cut_calls(program: &Program, bodies: &mut Bodies) {
     for id in bodies.ids().collect::<Vec<_>>() {
         let Some(body) = bodies.get_mut(id) else {
             continue;
         };
-        for node in &mut body.nodes {
-            if node.exc.is_some() && calls_never_returning(program, &node.stmt) {
-                node.succ = Succ::None;
+        let mut asserts: Vec<(usize, VarId, bool)> = Vec::new();
+        for (i, node) in body.nodes.iter_mut().enumerate() {
+            if node.exc.is_none() {
+                continue;
+            }
+            match does_not_return_if(program, &node.stmt) {
+                Some(Stops::Always) => node.succ = Succ::None,
+                Some(Stops::When(v, value)) => asserts.push((i, v, value)),
+                None if calls_never_returning(program, &node.stmt) => node.succ = Succ::None,
+                None => {}
             }
         }
+        for (i, v, stops_when) in asserts {
+            let Succ::Goto(next) = body.nodes[i].succ else {
+                continue;
+            };
+            let span = body.nodes[i].span;
+            let end = NodeId(body.nodes.len() as u32);
+            let test = NodeId(end.0 + 1);
+            body.nodes.push(Node {
+                stmt: Stmt::Nop,
+                span,
+                succ: Succ::None,
+                exc: None,
+            });
+            let (if_true, if_false) = if stops_when { (end, next) } else { (next, end) };
+            body.nodes.push(Node {
+                stmt: Stmt::Nop,
+                span,
+                succ: Succ::Branch {
+                    cond: Cond::Bool(v),
+                    if_true,
+                    if_false,
+                },
+                exc: None,
+            });
+            body.nodes[i].succ = Succ::Goto(test);
+        }
     }
+}
+
+/// Where a call with a `[DoesNotReturnIf(value)]` argument stops.
+enum Stops {
+    /// A constant argument has that value.
+    Always,
+    /// When this variable has this value.
+    When(VarId, bool),
+}
+
+fn does_not_return_if(program: &Program, stmt: &Stmt) -> Option<Stops> {
+    let Stmt::Call(call) = stmt else {
+        return None;
+    };
+    let Callee::Method(m) = call.callee else {
+        return None;
+    };
+    let md = program.get_method(m)?;
+    call.args.iter().find_map(|a| {
+        let stops_when = md.params.get(a.param? as usize)?.does_not_return_if?;
+        match &a.value {
+            Operand::Var(v) => Some(Stops::When(*v, stops_when)),
+            Operand::Const(Const::Bool(b)) if *b == stops_when => Some(Stops::Always),
+            _ => None,
+        }
+    })
 }
 
 fn calls_never_returning(program: &Program, stmt: &Stmt) -> bool {

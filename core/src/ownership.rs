@@ -9,7 +9,7 @@
 //! never takes ownership of an argument, but its result is owning like any
 //! unannotated return, so an unknown library is handled soundly.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfg;
 use crate::ir::{
@@ -104,7 +104,9 @@ pub fn param_hands_out(method: Option<&MethodDef>, body: &Body, index: u32) -> b
 }
 
 /// The `Dispose(bool disposing)` convention: an instance method with a single
-/// `bool` parameter, named like one of the owner's must-call methods or whose
+/// `bool` parameter, named like one of the owner's must-call methods that is a
+/// conventional disposal method (not `Disconnect(bool userInitiated)` of a
+/// class whose must-call method is `Disconnect()`), or whose
 /// parameter is named `disposing` (the helper `Dispose(bool)` hands its flag
 /// to: `ReleaseResources(disposing)`). Its guarantees (`[Calls]`) are
 /// understood for `disposing == true`, the call `Dispose()` makes.
@@ -120,7 +122,9 @@ pub fn is_dispose_pattern(program: &Program, method: &MethodDef, must_call: &[St
         && !method.is_static
         && p.mode == ParamMode::Value
         && is_bool
-        && (must_call.contains(&method.name) || p.name == program.conventions.dispose_flag)
+        && (must_call.contains(&method.name)
+            && program.conventions.is_disposal_method(&method.name)
+            || p.name == program.conventions.dispose_flag)
 }
 
 /// The first reachable store of each non-readonly owning field of `this` that
@@ -166,7 +170,9 @@ pub fn new_owning_field_stores(
             None => computed.get_or_insert_with(|| crate::cfg::reachable(body)),
         };
         let n = NodeId(i as u32);
-        if !known_free && reach.get(i).copied().unwrap_or(false) && !lazily_initialized(body, *f, n)
+        if !known_free
+            && reach.get(i).copied().unwrap_or(false)
+            && !lazily_initialized(program, body, *f, n)
         {
             out.push((n, *f));
         }
@@ -174,13 +180,15 @@ pub fn new_owning_field_stores(
     out
 }
 
-/// Whether the store `n` into `this.f` runs only where `this.f` was just seen
-/// to be `null` (`f ??= new T()`, `if (f == null) f = new T()`): a lazy
+/// Whether the store `n` into `this.f` runs only where `this.f` (or a field
+/// guarding it) was just seen to be `null` (`f ??= new T()`, `if (f == null)
+/// f = new T()`): a lazy
 /// initialisation fills the object's own slot once instead of replacing a
 /// value, so the object's existing obligation covers it.
-fn lazily_initialized(body: &Body, f: FieldId, n: NodeId) -> bool {
+fn lazily_initialized(program: &Program, body: &Body, f: FieldId, n: NodeId) -> bool {
+    let guards = &program.field(f).guards;
     let loaded: Vec<VarId> = this_field_loads(body)
-        .filter(|(_, g)| *g == f)
+        .filter(|(_, g)| *g == f || guards.contains(g))
         .map(|(dst, _)| dst)
         .collect();
     if loaded.is_empty() {
@@ -412,6 +420,28 @@ pub(crate) fn this_field_loads(body: &Body) -> impl Iterator<Item = (VarId, Fiel
         } if Some(*b) == this => Some((*dst, *f)),
         _ => None,
     })
+}
+
+/// The fields of `this` that `body` calls a disposal method on.
+pub(crate) fn disposed_this_fields(program: &Program, body: &Body) -> Vec<FieldId> {
+    let loaded: FxHashMap<VarId, FieldId> = this_field_loads(body).collect();
+    if loaded.is_empty() {
+        return Vec::new();
+    }
+    body.nodes
+        .iter()
+        .filter_map(|node| {
+            let Stmt::Call(call) = &node.stmt else {
+                return None;
+            };
+            let r = call.receiver?;
+            let name = call.callee_name(program)?;
+            if !program.conventions.is_disposal_method(name) {
+                return None;
+            }
+            loaded.get(&r).copied()
+        })
+        .collect()
 }
 
 /// The loads of `this`'s ownership flags in `body`, each with the value under

@@ -261,6 +261,9 @@ pub struct ParamDef {
     /// The library model's `[Exchanged]` (`Interlocked.Exchange(ref location,
     /// value)`): the result is what the argument held, which then holds `value`.
     pub exchanged: bool,
+    /// `[DoesNotReturnIf(value)]` on a `bool` parameter (`Debug.Assert`): the
+    /// call does not return when the argument has this value.
+    pub does_not_return_if: Option<bool>,
     pub default: Option<Const>,
     pub span: Option<Span>,
 }
@@ -278,6 +281,7 @@ impl ParamDef {
             stored_as: None,
             unset_when_false: false,
             exchanged: false,
+            does_not_return_if: None,
             default: None,
             span: None,
         }
@@ -444,6 +448,11 @@ pub struct FieldDef {
     /// A `bool` property whose value, when it equals this, says its object
     /// holds no resource (the model's `[ReleasedIf(false)] bool IsAllocated`).
     pub released_if: Option<bool>,
+    /// Fields of the same object that are not `null` whenever this one holds
+    /// a value (filled together with it, emptied only after it is released),
+    /// so a `null` test of one says this one is empty too
+    /// ([`crate::field_guards::derive`]).
+    pub guards: Vec<FieldId>,
     pub span: Option<Span>,
 }
 
@@ -460,6 +469,7 @@ impl FieldDef {
             is_auto_property: false,
             ownership_flag: None,
             released_if: None,
+            guards: Vec::new(),
             span: None,
         }
     }

@@ -800,14 +800,12 @@ pub struct InternalError {
 /// do not (the program's own `leaveOpen` wrappers), into `index.program`,
 /// which methods never return (their calls then end like a `throw`), and
 /// which methods a type's `Dispose()` delegates to (alternatives to it),
-/// which private helpers only constructors call, and which private setters
-/// calls stand for a store.
+/// which private helpers only constructors call, which fields guard others
+/// ([`rlc_core::derive_from_bodies`]), and which private setters calls stand
+/// for a store.
 pub fn lower_all(index: &mut Index) -> Lowered {
     let mut out = lower_where(index, |_| true);
-    rlc_core::ownership::derive_ownership_flags(&mut index.program, &out.bodies);
-    rlc_core::never_returns::derive(&mut index.program, &out.bodies);
-    rlc_core::must_call::derive_delegated_disposal(&mut index.program, &out.bodies);
-    rlc_core::construction::derive_construction_helpers(&mut index.program, &out.bodies);
+    rlc_core::derive_from_bodies(&mut index.program, &out.bodies);
     rlc_core::setters::inline_storing_setters(&mut index.program, &mut out.bodies);
     rlc_core::never_returns::cut_calls(&index.program, &mut out.bodies);
     out

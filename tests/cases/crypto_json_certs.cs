@@ -1,7 +1,7 @@
 // Case family: System.Security.Cryptography (hash algorithms, HMAC, Aes and its
 // transforms, CryptoStream with leaveOpen, RandomNumberGenerator, RSA keys),
 // X509Certificate2 / X509Store, and System.Text.Json's JsonDocument.
-// cases: 16
+// cases: 18
 using System;
 using System.IO;
 using System.Security.Cryptography;
@@ -25,6 +25,29 @@ public static class Hashing
     {
         var sha = SHA256.Create(); // expect: RLC0001
         return sha.ComputeHash(data);
+    }
+
+    // CASE: `Clear()` on a hash algorithm, symmetric or asymmetric algorithm is its
+    // `Dispose()`.
+    public static byte[] HashCleared(byte[] data)
+    {
+        var md5 = MD5.Create();
+        var hash = md5.ComputeHash(data);
+        md5.Clear();
+        md5 = null;
+        var aes = Aes.Create();
+        aes.GenerateKey();
+        aes.Clear();
+        return hash;
+    }
+
+    // CASE: `Clear()` on one path only.
+    public static byte[] HashClearedOnePath(byte[] data, bool clear)
+    {
+        var sha = SHA1.Create(); // expect: RLC0001
+        var hash = sha.ComputeHash(data);
+        if (clear) sha.Clear();
+        return hash;
     }
 
     // CASE: the static one-shot API owns nothing.

@@ -5,7 +5,10 @@
 // against the [Calls] of its own `Dispose(bool)` override. A `Dispose()` that only calls
 // another method of its class (`Dispose() => Close();`) makes that method a disposal
 // method too, and so does a method that only calls `Dispose()` or `DisposeAsync()`.
-// cases: 15
+// A class whose base is a type rlc-sharp does not know (WinForms' `Form` without its
+// reference assemblies) but which overrides `Dispose(bool)` is disposable: the override
+// is the dispose pattern of its base.
+// cases: 17
 using System;
 using System.IO;
 using System.Threading;
@@ -333,3 +336,39 @@ public sealed class Link : IAsyncDisposable
     }
 }
 
+
+// CASE: a designer class over an unknown base disposes its `components` in its
+// `Dispose(bool)` override: nothing to report about the field.
+public partial class DesignerForm : System.Windows.Forms.Form
+{
+    [Owning] private System.ComponentModel.IContainer components = null;
+
+    public DesignerForm() { components = new System.ComponentModel.Container(); }
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing && (components != null))
+        {
+            components.Dispose();
+        }
+        base.Dispose(disposing);
+    }
+}
+
+// CASE: the same override that forgets a field it owns.
+public partial class ForgetfulForm : System.Windows.Forms.Form
+{
+    [Owning] private System.ComponentModel.IContainer components = null;
+    [Owning] private readonly FileStream _log = File.OpenWrite("form.log"); // expect: RLC0003
+
+    public ForgetfulForm() { components = new System.ComponentModel.Container(); }
+
+    protected override void Dispose(bool disposing)
+    {
+        if (disposing && (components != null))
+        {
+            components.Dispose();
+        }
+        base.Dispose(disposing);
+    }
+}

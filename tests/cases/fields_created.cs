@@ -7,7 +7,7 @@
 // argument is assigned by the call. A field only ever given values the class cannot
 // own (another object's member) is not owning, even where a method releases it; nor is
 // one the method that stores a new value disposes again (`using (_out = ..) { .. }`).
-// cases: 21
+// cases: 23
 using System;
 using System.IO;
 
@@ -84,6 +84,45 @@ public sealed class IdempotentAtomic : IDisposable
     public void Dispose()
     {
         if (System.Threading.Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: the flag compared with the value it is set to (`== 1`): false on the first call.
+public sealed class IdempotentComparedWithOne : IDisposable
+{
+    private readonly Stream _data;
+    private int _disposed;
+
+    public IdempotentComparedWithOne(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (System.Threading.Interlocked.Exchange(ref _disposed, 1) == 1)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: a flag test that says nothing on the first call (`_state == 1` where another
+// method sets `_state`): the early return may skip the disposal.
+public sealed class StateComparedWithOne : IDisposable
+{
+    private readonly Stream _data; // expect: RLC0003
+    private int _state;
+
+    public StateComparedWithOne(string path) => _data = File.OpenRead(path);
+
+    public void Pause() => _state = 1;
+
+    public void Dispose()
+    {
+        if (_state == 1)
         {
             return;
         }

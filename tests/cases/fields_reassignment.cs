@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 46
+// cases: 51
 using System;
 using System.IO;
 using System.Threading;
@@ -658,3 +658,162 @@ public sealed class TwiceChannel : IDisposable
     public void Dispose() => _balancer.Dispose();
 }
 
+
+// CASE: a second field filled under the first one's null test (a lazy initialisation
+// of two fields): when the first is null the second holds nothing either, since the
+// class fills them together and empties the first only after releasing the second.
+public sealed class LazyPair : IDisposable
+{
+    [Owning] private Stream? _data;
+    [Owning] private Stream? _index;
+
+    [CreatesMustCallFor("this")]
+    public long Length(string path)
+    {
+        if (_data == null)
+        {
+            _data = File.OpenRead(path);
+            _index = File.OpenRead(path + ".idx");
+        }
+        return _data.Length + _index!.Length;
+    }
+
+    [Calls("_data", "Dispose")]
+    [Calls("_index", "Dispose")]
+    public void Reset()
+    {
+        _index?.Dispose();
+        _index = null;
+        _data?.Dispose();
+        _data = null;
+    }
+
+    [Calls("_data", "Dispose")]
+    [Calls("_index", "Dispose")]
+    public void Dispose() => Reset();
+}
+
+// CASE: the second field filled on one branch after the first (a registration made
+// only when the new source is not cancelled at once).
+public sealed class LazyDeadline : IDisposable
+{
+    [Owning] private CancellationTokenSource? _cts;
+    [Owning] private Stream? _log;
+
+    [CreatesMustCallFor("this")]
+    public CancellationToken Token(bool expired, string path)
+    {
+        if (_cts == null)
+        {
+            _cts = new CancellationTokenSource();
+            if (expired)
+            {
+                _cts.Cancel();
+            }
+            else
+            {
+                _log = File.OpenWrite(path);
+            }
+        }
+        return _cts.Token;
+    }
+
+    [Calls("_cts", "Dispose")]
+    [Calls("_log", "Dispose")]
+    public void Dispose()
+    {
+        _log?.Dispose();
+        _cts?.Dispose();
+    }
+}
+
+// CASE: the early-return form, the second field an alias of the first.
+public sealed class LazyEarlyReturn : IDisposable
+{
+    [Owning] private Stream? _log;
+    [Owning] private IDisposable? _logAsDisposable;
+
+    [CreatesMustCallFor("this")]
+    public void Instantiate(string path)
+    {
+        if (_log != null)
+            return;
+        _log = File.OpenWrite(path);
+        _logAsDisposable = _log as IDisposable;
+    }
+
+    [Calls("_log", "Dispose")]
+    [Calls("_logAsDisposable", "Dispose")]
+    public void Dispose()
+    {
+        _logAsDisposable?.Dispose();
+        _logAsDisposable = null;
+        _log?.Dispose();
+    }
+}
+
+// CASE: the first field is emptied without releasing the second: its null test
+// says nothing about the second, whose old value is lost.
+public sealed class GuardClearedAlone : IDisposable
+{
+    [Owning] private Stream? _data;
+    [Owning] private Stream? _index;
+
+    [CreatesMustCallFor("this")]
+    public void Open(string path)
+    {
+        if (_data == null)
+        {
+            _data = File.OpenRead(path);
+            _index = File.OpenRead(path + ".idx"); // expect: RLC0004
+        }
+    }
+
+    [CreatesMustCallFor("this")]
+    public void Forget()
+    {
+        _data?.Dispose();
+        _data = null;
+    }
+
+    [Calls("_data", "Dispose")]
+    [Calls("_index", "Dispose")]
+    public void Dispose()
+    {
+        _data?.Dispose();
+        _index?.Dispose();
+    }
+}
+
+// CASE: the second field is also filled on its own: the first one's null test does
+// not say it is empty.
+public sealed class GuardedFieldFilledAlone : IDisposable
+{
+    [Owning] private Stream? _data;
+    [Owning] private Stream? _index;
+
+    [CreatesMustCallFor("this")]
+    public void Open(string path)
+    {
+        if (_data == null)
+        {
+            _data = File.OpenRead(path);
+            _index = File.OpenRead(path + ".idx"); // expect: RLC0004
+        }
+    }
+
+    [CreatesMustCallFor("this")]
+    public void Reindex(string path)
+    {
+        _index?.Dispose();
+        _index = File.OpenRead(path);
+    }
+
+    [Calls("_data", "Dispose")]
+    [Calls("_index", "Dispose")]
+    public void Dispose()
+    {
+        _data?.Dispose();
+        _index?.Dispose();
+    }
+}

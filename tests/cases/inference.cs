@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 57
+// cases: 61
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1030,3 +1030,87 @@ public sealed class RegistrationList : IDisposable
     }
 }
 
+
+// CASE: a coder lends the caller's stream between SetStream and ReleaseStream; its
+// CloseStream does not make the field owning: the class never creates what the field
+// holds, and lets it go without disposing it.
+public class LendingCoder
+{
+    private Stream _stream;
+    public void SetStream(Stream stream) { _stream = stream; }
+    public void ReleaseStream() { _stream = null; }
+    public void CloseStream() { _stream.Dispose(); }
+    public void Write(byte b) { _stream.WriteByte(b); }
+}
+
+public static class LendingCoderUse
+{
+    public static void Compress(Stream output, byte[] data)
+    {
+        var coder = new LendingCoder();
+        coder.SetStream(output);
+        foreach (var b in data) coder.Write(b);
+        coder.ReleaseStream();
+    }
+}
+
+// CASE: a class that creates what its field holds owns it, even if a method lets it go.
+public sealed class DroppingOwner : IDisposable
+{
+    private Stream _stream;
+    public void Open(string path) { _stream = File.OpenRead(path); } // expect: RLC0004
+    public void Detach() { _stream = null; } // expect: RLC0004
+    public void Dispose() => _stream?.Dispose();
+}
+
+// CASE: two fields filled under one null test: the second needs no [CreatesMustCallFor]
+// of its own and is not overwritten.
+public sealed class LazyPairInferred : IDisposable
+{
+    private Stream _data;
+    private Stream _index;
+
+    public long Length(string path)
+    {
+        if (_data == null)
+        {
+            _data = File.OpenRead(path);
+            _index = File.OpenRead(path + ".idx");
+        }
+        return _data.Length + _index.Length;
+    }
+
+    public void Dispose()
+    {
+        _index?.Dispose();
+        _data?.Dispose();
+    }
+}
+
+// CASE: a class whose must-call method is `Disconnect()`, and an overload with a `bool`
+// parameter that is not the dispose pattern's flag: a call passing `false` still
+// disposes, so the [Calls] inferred for its caller verifies.
+public class ReconnectingClient
+{
+    private CancellationTokenSource _cancellation;
+
+    public void Connect()
+    {
+        Disconnect(true);
+        _cancellation = new CancellationTokenSource();
+    }
+
+    public void Disconnect() => Disconnect(true);
+
+    private void Disconnect(bool userInitiated)
+    {
+        if (_cancellation != null)
+        {
+            _cancellation.Cancel();
+            _cancellation.Dispose();
+            _cancellation = null;
+        }
+    }
+
+    public void OnServerUnavailable() => Disconnect(userInitiated: false);
+}

@@ -4,10 +4,14 @@
 // helper, the code after the call is unreachable, and what is live at the call leaks
 // on that exceptional path exactly as at a `throw`. Only calls that bind to one body
 // qualify: a virtual method that throws may be overridden by one that returns.
-// cases: 9
+// A call with a `[DoesNotReturnIf(value)]` argument (`Debug.Assert(condition)`) ends
+// the path on which the argument has that value.
+// cases: 12
 using System;
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.IO;
+using RlcSharp.Annotations;
 
 namespace Cases.ThrowHelpers;
 
@@ -102,4 +106,61 @@ public sealed class Async
         _ = FailAsync();
         fs.Dispose();
     }
+}
+
+// CASE: `Debug.Assert(_s == null)` before filling the field: the path where it holds a
+// value ends at the assertion, so nothing is overwritten.
+public sealed class AssertedEmpty : IDisposable
+{
+    [Owning] private Stream? _s;
+
+    [CreatesMustCallFor("this")]
+    public void Open(string path)
+    {
+        Debug.Assert(_s == null, "opened twice");
+        _s = File.OpenRead(path);
+    }
+
+    [Calls("_s", "Dispose")]
+    public void Dispose() => _s?.Dispose();
+}
+
+// CASE: an assertion about something else says nothing about the field.
+public sealed class AssertedOther : IDisposable
+{
+    [Owning] private Stream? _s;
+
+    [CreatesMustCallFor("this")]
+    public void Open(string path)
+    {
+        Debug.Assert(path != null);
+        _s = File.OpenRead(path); // expect: RLC0004
+    }
+
+    [Calls("_s", "Dispose")]
+    public void Dispose() => _s?.Dispose();
+}
+
+public static class Checks
+{
+    public static void That([DoesNotReturnIf(false)] bool condition)
+    {
+        if (!condition) Environment.FailFast("check failed");
+    }
+}
+
+// CASE: the program's own `[DoesNotReturnIf(false)]` method asserts the field is empty.
+public sealed class CheckedEmpty : IDisposable
+{
+    [Owning] private Stream? _s;
+
+    [CreatesMustCallFor("this")]
+    public void Open(string path)
+    {
+        Checks.That(_s == null);
+        _s = File.OpenRead(path);
+    }
+
+    [Calls("_s", "Dispose")]
+    public void Dispose() => _s?.Dispose();
 }

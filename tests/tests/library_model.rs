@@ -716,8 +716,26 @@ impl<'m> Walker<'m> {
                     Some(SpecAttr::Exchanged) if kind != "method_declaration" => {
                         self.problem(n, "`[Exchanged]` needs a method that returns the old value");
                     }
-                    Some(SpecAttr::NotOwning | SpecAttr::StoredAs | SpecAttr::Exchanged) | None => {
+                    Some(SpecAttr::DoesNotReturnIf)
+                        if p.child_by_field_name("type")
+                            .is_none_or(|t| text(t, src) != "bool")
+                            || !matches!(
+                                text(n, src),
+                                "DoesNotReturnIf(true)" | "DoesNotReturnIf(false)"
+                            ) =>
+                    {
+                        self.problem(
+                            n,
+                            "`[DoesNotReturnIf]` is for `bool` parameters, with `true` or `false`",
+                        );
                     }
+                    Some(
+                        SpecAttr::NotOwning
+                        | SpecAttr::StoredAs
+                        | SpecAttr::Exchanged
+                        | SpecAttr::DoesNotReturnIf,
+                    )
+                    | None => {}
                     Some(other) => self.problem(
                         n,
                         format!("`[{}]` does not apply to a parameter", other.name()),
@@ -1370,6 +1388,7 @@ fn the_annotations_source_declares_every_attribute() {
                 SpecAttr::MustDisposeResource
                     | SpecAttr::HandlesResourceDisposal
                     | SpecAttr::DoesNotReturn
+                    | SpecAttr::DoesNotReturnIf
             );
         if user_facing {
             let class = format!("{}Attribute", attr.name());

@@ -574,7 +574,7 @@ impl<'c, 'a> Engine<'c, 'a> {
                 use crate::ir::Cond;
                 let known = |v: VarId| known_value(&fact.known, v);
                 let take_true = match cond {
-                    Cond::IsNull(x) => !fact.has_var(*x),
+                    Cond::IsNull(x) => !fact.has_var(*x) && !self.guard_is_null(*x, &fact),
                     Cond::Bool(v) => {
                         cx.bools.edge_feasible(cx.body, n, *v, true)
                             && known(*v) != Some(false)
@@ -644,6 +644,31 @@ impl<'c, 'a> Engine<'c, 'a> {
                 self.obligations[fact.obligation as usize].kind,
                 ObligationKind::FieldValue(_)
             )
+    }
+
+    /// Whether `x == null` says the field whose old value `fact` is holds
+    /// nothing: `x` reads a field of `this` that guards it (`if (_cts ==
+    /// null) { _cts = ..; _reg = ..; }`, see [`crate::field_guards`]).
+    fn guard_is_null(&self, x: VarId, fact: &Fact) -> bool {
+        let cx = self.cx;
+        let ObligationKind::FieldValue(FieldKey::Known(g)) =
+            self.obligations[fact.obligation as usize].kind
+        else {
+            return false;
+        };
+        let Some(this) = cx.this else {
+            return false;
+        };
+        let [def] = cx.defs.all(x) else {
+            return false;
+        };
+        matches!(
+            &cx.body.node(*def).stmt,
+            Stmt::Load { base: Some(b), field: FieldRef::Known(f), .. }
+                if *b == this && cx.program.field(g).guards.contains(f)
+        ) && fact
+            .aliases
+            .contains(&Alias::Path(this, FieldKey::Known(g)))
     }
 
     /// Whether `fact` is the `out` value of a try-pattern call whose `bool`

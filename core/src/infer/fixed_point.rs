@@ -28,7 +28,7 @@ use crate::consistency::{
     Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, verify,
 };
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
-use crate::ir::{Bodies, Body, BodyId, NodeId, Operand, Stmt, VarId};
+use crate::ir::{Bodies, Body, BodyId, BodyKind, NodeId, Operand, Stmt, VarId};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::ownership::call_result_owning;
@@ -645,12 +645,32 @@ impl State {
         // that releases them acts for their owner.
         let mut ownable: FxHashSet<FieldId> = FxHashSet::default();
         let mut borrowed: FxHashSet<FieldId> = FxHashSet::default();
+        // Fields the class lends: it never creates their values, and some
+        // method other than a constructor lets one go without disposing it
+        // (`SetStream(s) { _s = s; }`, `ReleaseStream() { _s = null; }`): a
+        // method that disposes one
+        // (`CloseStream()`) acts for the caller who gave it.
+        let mut created: FxHashSet<FieldId> = FxHashSet::default();
+        let mut let_go: FxHashSet<FieldId> = FxHashSet::default();
         for (body, e) in bodies.iter().zip(ev) {
             if e.field_stores.is_empty() {
                 continue;
             }
             let defs = crate::facts::Definitions::of(body);
-            for (n, f, _, is_null) in &e.field_stores {
+            let calls = body
+                .method
+                .and_then(|m| self.p.get_method(m))
+                .map_or(&[][..], |md| &md.calls[..]);
+            for (n, f, sources, is_null) in &e.field_stores {
+                if sources.contains(&ValueSource::Created) {
+                    created.insert(*f);
+                }
+                if *is_null
+                    && body.kind != BodyKind::Constructor
+                    && !calls.iter().any(|c| c.target == Target::Field(*f))
+                {
+                    let_go.insert(*f);
+                }
                 if stores_borrowed(&self.p, body, &defs, *n) {
                     borrowed.insert(*f);
                 } else if !is_null {
@@ -658,7 +678,10 @@ impl State {
                 }
             }
         }
-        let only_borrowed = |f: FieldId| borrowed.contains(&f) && !ownable.contains(&f);
+        let only_borrowed = |f: FieldId| {
+            borrowed.contains(&f) && !ownable.contains(&f)
+                || let_go.contains(&f) && !created.contains(&f)
+        };
         for md in &self.p.methods {
             for c in &md.calls {
                 let Target::Field(f) = c.target else { continue };

@@ -180,13 +180,13 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> Twins {
 /// Gives the twins of the `compilations` (as [`seed`]) what
 /// [`rlc_core::ownership::derive_ownership_flags`] derived from the bodies
 /// where they are analysed: a constructor's ownership condition and its
-/// field's ownership flag; and what [`rlc_core::never_returns::derive`] and
+/// field's ownership flag and guards; and what [`rlc_core::never_returns::derive`] and
 /// [`rlc_core::construction::derive_construction_helpers`] found.
 /// Returns how many it gave.
 pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {
     let twins = twins(program, loaded, compilations);
     let mut given = 0;
-    for &(from, to, _) in &twins.pairs {
+    for &(from, to, c) in &twins.pairs {
         match (from, to) {
             (Decl::Method(a), Decl::Method(b)) => {
                 let source = program.method(a).ownership_condition.clone();
@@ -208,9 +208,23 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
             }
             (Decl::Field(a), Decl::Field(b)) => {
                 let source = program.field(a).ownership_flag;
+                // The twin's guards are the twins of the field's guards.
+                let guards: Vec<FieldId> = program
+                    .field(a)
+                    .guards
+                    .iter()
+                    .filter_map(|g| match twins.of.get(&(Decl::Field(*g), c)) {
+                        Some(Decl::Field(t)) => Some(*t),
+                        _ => None,
+                    })
+                    .collect();
                 let twin = &mut program.fields[b.index()];
                 if twin.ownership_flag.is_none() && source.is_some() {
                     twin.ownership_flag = source;
+                    given += 1;
+                }
+                if twin.guards.is_empty() && !guards.is_empty() {
+                    twin.guards = guards;
                     given += 1;
                 }
             }

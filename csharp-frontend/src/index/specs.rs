@@ -253,12 +253,38 @@ fn type_def(index: &Index, id: TypeId, facts: &FxHashMap<String, LibraryTypeFact
             (Harmless::ReleasesOnlyManaged { what }, Provenance::Library)
         });
     }
-    let supertypes = data
+    let mut supertypes: Vec<TypeId> = data
         .base
         .iter()
         .chain(&data.interfaces)
         .filter_map(Ty::def)
         .collect();
+    // A source class whose base list names a type nothing describes (WinForms'
+    // `Form`, `ServiceBase` without their reference assemblies) yet which
+    // overrides `Dispose(bool disposing)` or `Dispose()`: what it overrides is
+    // the dispose pattern of a disposable base.
+    if data.origin != Origin::Library
+        && data
+            .base
+            .iter()
+            .chain(&data.interfaces)
+            .any(|t| *t == Ty::Unknown)
+        && let Some(disposable) = index.well_known.idisposable
+        && !supertypes.contains(&disposable)
+    {
+        let overrides_dispose = data.parts.iter().any(|part| {
+            let decl = index.file(part.file).syntax.ty(part.decl);
+            decl.members.iter().any(|m| {
+                m.kind == MemberKind::Method
+                    && &*m.name == vocabulary::DISPOSE
+                    && m.params.len() <= 1
+                    && m.modifiers.contains(Modifiers::OVERRIDE)
+            })
+        });
+        if overrides_dispose {
+            supertypes.push(disposable);
+        }
+    }
     let display = if data.type_params.is_empty() {
         data.full_name.clone()
     } else {
@@ -357,6 +383,7 @@ fn add_fields(index: &mut Index, id: MemberId) {
         released_if: spec_attrs(attrs)
             .find(|(kind, _)| *kind == SpecAttr::ReleasedIf)
             .map(|(_, attr)| bool_arg(attr).unwrap_or(true)),
+        guards: Vec::new(),
         span: member_span(index, m, syntax),
     };
     let fid = index.program.add_field(def);
@@ -669,6 +696,7 @@ pub(super) fn method_def(
             let mut collection_element = false;
             let mut stored_as = None;
             let mut exchanged = false;
+            let mut does_not_return_if = None;
             for (kind, attr) in spec_attrs(pattrs) {
                 match kind {
                     SpecAttr::MustCallAlias => {
@@ -677,6 +705,7 @@ pub(super) fn method_def(
                     SpecAttr::CollectionElement => collection_element = true,
                     SpecAttr::StoredAs => stored_as = string_args(attr).into_iter().next(),
                     SpecAttr::Exchanged => exchanged = pd.modifier == ParamModifier::Ref,
+                    SpecAttr::DoesNotReturnIf => does_not_return_if = bool_arg(attr),
                     SpecAttr::OwnsIf => {
                         ownership_condition = Some(OwnershipCondition {
                             param: i as u32,
@@ -700,6 +729,7 @@ pub(super) fn method_def(
                 stored_as,
                 unset_when_false: try_pattern && pd.modifier == ParamModifier::Out,
                 exchanged,
+                does_not_return_if,
                 default: pd.default.as_ref().map(const_of),
                 span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
             }

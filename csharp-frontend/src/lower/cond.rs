@@ -77,7 +77,31 @@ impl Lowerer<'_> {
                 } else {
                     None
                 };
-                match (tested, zero_tested) {
+                // `flag == 1` is false while the flag is zero, whatever else
+                // it may be (`if (Interlocked.Exchange(ref _disposed, 1) == 1)
+                // return;`): the zero test first, then an opaque one.
+                let is_nonzero = |x: ExprId| {
+                    matches!(
+                        self.hir.exprs.get(x.index()),
+                        Some(Expr::Literal(Literal::Int(k))) if *k != 0
+                    )
+                };
+                let nonzero_tested = if is_nonzero(rhs) {
+                    Some(lhs)
+                } else if is_nonzero(lhs) {
+                    Some(rhs)
+                } else {
+                    None
+                };
+                match (tested, zero_tested.or(nonzero_tested)) {
+                    (None, Some(x)) if zero_tested.is_none() => {
+                        let v = self.value_var(x);
+                        let unknown = self.new_label(range);
+                        let when_zero = if op == BinaryOp::Eq { f } else { t };
+                        self.branch(Cond::Bool(v), unknown, when_zero);
+                        self.cur = Some(unknown);
+                        self.branch(Cond::Opaque, t, f);
+                    }
                     (Some(x), _) => {
                         let v = self.value_var(x);
                         let (a, b) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };

@@ -68,6 +68,10 @@ impl RepairKind {
     /// interpolated string with two or more dollars are blanked (before
     /// parsing: the grammar loses a hole after them without an error).
     pub const RAW_TEXT_BRACES: &'static str = "raw-interpolation-text-braces";
+    /// `$"{{{M("a")}}}"`: the escaped braces of a regular interpolated string
+    /// are blanked (before parsing: the grammar ends the string early when
+    /// `{{` precedes a hole holding a string literal).
+    pub const INTERPOLATION_ESCAPES: &'static str = "interpolation-escaped-braces";
     /// `struct P { .. } ;`: the optional `;` after a type or namespace body,
     /// which the grammar takes only right after the brace, is blanked.
     pub const TYPE_SEMICOLON: &'static str = "type-declaration-semicolon";
@@ -83,7 +87,7 @@ const MAX_ROUNDS: usize = 3;
 
 pub(crate) fn parse_repaired(text: Cow<[u8]>) -> Option<Repaired> {
     let (text, mut repairs) = rename_async_identifiers(text);
-    let (mut text, braces) = blank_braces_in_raw_text(text);
+    let (mut text, braces) = blank_interpolation_text_braces(text);
     repairs.extend(braces);
     let mut tree = super::parse_tree(&text, None)?;
     for _ in 0..MAX_ROUNDS {
@@ -181,14 +185,22 @@ fn rename_async_identifiers(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
 /// tree-sitter-c-sharp 0.23.5 reads such a run as text and loses the hole
 /// (without an error), and rejects a brace right before the closing quotes.
 /// The text's braces are blanked before parsing; the holes' own stay.
-fn blank_braces_in_raw_text(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
-    if !text.windows(3).any(|w| w == b"$$\"") {
+///
+/// In a regular interpolated string, an escaped `{{` right before a hole
+/// whose expression holds a string literal (`$"{{{string.Join(", ", xs)}}}"`)
+/// makes 0.23.5's scanner end the string early; the escapes (`{{`, `}}`) of
+/// a text ending in `{{` before a hole are blanked too. Their text never
+/// matters to the analysis.
+fn blank_interpolation_text_braces(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
+    let raw_strings = text.windows(3).any(|w| w == b"$$\"");
+    let escapes = text.windows(3).any(|w| w == b"{{{");
+    if !raw_strings && !escapes {
         return (text, Vec::new());
     }
     let toks: Vec<Token> = Lexer::new(&text).collect();
     let mut strings: Vec<usize> = Vec::new();
     let mut repairs = Vec::new();
-    for t in &toks {
+    for (i, t) in toks.iter().enumerate() {
         match t.kind {
             TokKind::InterpStart => {
                 let opener = t.text(&text);
@@ -198,6 +210,29 @@ fn blank_braces_in_raw_text(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
             }
             TokKind::InterpEnd { .. } => {
                 strings.pop();
+            }
+            TokKind::InterpText
+                if escapes
+                    && strings.last() == Some(&0)
+                    && t.text(&text).ends_with(b"{{")
+                    && toks
+                        .get(i + 1)
+                        .is_some_and(|n| !matches!(n.kind, TokKind::InterpEnd { .. })) =>
+            {
+                let bytes = t.text(&text);
+                let mut k = 0;
+                while k + 1 < bytes.len() {
+                    if matches!(&bytes[k..k + 2], b"{{" | b"}}") {
+                        let at = t.start + k as u32;
+                        repairs.push(Repair {
+                            range: TextRange::new(at, at + 2),
+                            kind: RepairKind::INTERPOLATION_ESCAPES,
+                        });
+                        k += 2;
+                    } else {
+                        k += 1;
+                    }
+                }
             }
             TokKind::InterpText if strings.last().is_some_and(|&d| d >= 2) => {
                 let mut run: Option<usize> = None;

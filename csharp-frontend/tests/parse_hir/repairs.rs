@@ -353,3 +353,18 @@ fn semicolon_after_a_type_body_with_space_before_it() {
     );
     assert!(d.contains("(local p#0 = (new P"), "{d}");
 }
+
+#[test]
+fn escaped_brace_before_a_hole_with_a_string_literal() {
+    let (d, kinds) = repaired(
+        "class C { string M(string[] xs, string b) {\n var s = $\" Data: {{{string.Join(\", \", xs)}}} Body: {b}\";\n var t = $@\"{{{b.Trim('\"')}}}\";\n var u = $\"{{ {b} }}\";\n return s + t + u;\n} }",
+    );
+    // The escapes of a text that ends in `{{` before a hole, none of the holes.
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert!(
+        kinds.iter().all(|k| *k == "interpolation-escaped-braces"),
+        "{kinds:?}"
+    );
+    assert!(d.contains("(local s#2 = (interp (call"), "{d}");
+    assert!(d.contains(" b#1))"), "{d}");
+}

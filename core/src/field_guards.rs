@@ -1,0 +1,253 @@
+//! Fields that hold a value only while another field of the object is
+//! non-null: a lazy initialisation that fills two fields under one test
+//! (`if (_cts == null) { _cts = new ..; _reg = token.Register(..); }`), a
+//! connection and its endpoint set and cleared together. A `null` test of
+//! the guard then says the guarded field is empty too, for checking (the old
+//! value owes nothing on that edge) and for `[CreatesMustCallFor]` inference
+//! alike. A fact the code states, derived once from the bodies.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ir::{Bodies, Body, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
+use crate::program::{Const, FieldId, Program};
+
+/// Sets [`crate::program::FieldDef::guards`] for the fields `bodies` store
+/// into: `f` guards `g` when
+/// - every store of a value into `this.g` (in constructors too) has a store
+///   of a value that is not `null` into `this.f` on the same straight run of
+///   statements, or on every path to it, so `g` is filled only together with
+///   `f` (`_cts = new ..; if (..) _cts.Cancel(); else _reg = ..;`);
+/// - every store of `null` into `this.f` is in a body that also releases `g`
+///   (disposes it or stores `null` into it), so `f` is emptied only after `g`;
+/// - neither is stored through another object than `this` (where the run
+///   cannot be seen).
+pub fn derive(program: &mut Program, bodies: &Bodies) {
+    // Per guarded field: the fields every one of its stores so far came with.
+    let mut guards: FxHashMap<FieldId, Vec<FieldId>> = FxHashMap::default();
+    let mut unseen: FxHashSet<FieldId> = FxHashSet::default();
+    // Per body: the fields it empties, and the fields it releases.
+    let mut clears: Vec<(Vec<FieldId>, FxHashSet<FieldId>)> = Vec::new();
+    for body in bodies.iter() {
+        let this = body.this_var();
+        let runs = straight_runs(body);
+        // The fields given a value that is not `null` on each run.
+        let mut filled: FxHashMap<NodeId, Vec<FieldId>> = FxHashMap::default();
+        for (i, node) in body.nodes.iter().enumerate() {
+            if let Some((f, src)) = this_store(&node.stmt, this)
+                && !is_null(src)
+            {
+                filled.entry(runs[i]).or_default().push(f);
+            }
+        }
+        let before = FilledBefore::compute(body, this);
+        let mut emptied: Vec<FieldId> = Vec::new();
+        let mut released: FxHashSet<FieldId> = FxHashSet::default();
+        for (i, node) in body.nodes.iter().enumerate() {
+            let Stmt::Store {
+                base,
+                field: FieldRef::Known(g),
+                src,
+            } = &node.stmt
+            else {
+                continue;
+            };
+            if base.is_none() || *base != this {
+                unseen.insert(*g);
+                continue;
+            }
+            if is_null(src) {
+                emptied.push(*g);
+                released.insert(*g);
+                continue;
+            }
+            let with: Vec<FieldId> = filled
+                .get(&runs[i])
+                .into_iter()
+                .flatten()
+                .copied()
+                .chain(before.filled_at(i))
+                .filter(|f| f != g)
+                .collect();
+            guards
+                .entry(*g)
+                .and_modify(|gs| gs.retain(|f| with.contains(f)))
+                .or_insert(with);
+        }
+        released.extend(crate::ownership::disposed_this_fields(program, body));
+        if !emptied.is_empty() {
+            clears.push((emptied, released));
+        }
+    }
+    for (emptied, released) in &clears {
+        for (g, gs) in guards.iter_mut() {
+            if !released.contains(g) {
+                gs.retain(|f| !emptied.contains(f));
+            }
+        }
+    }
+    for (g, mut gs) in guards {
+        gs.retain(|f| !unseen.contains(f) && program.get_field(*f).is_some_and(|d| !d.is_static));
+        if unseen.contains(&g) {
+            gs.clear();
+        }
+        if let Some(def) = program.fields.get_mut(g.index()) {
+            def.guards = gs;
+        }
+    }
+}
+
+/// `this.f = src`.
+fn this_store(stmt: &Stmt, this: Option<VarId>) -> Option<(FieldId, &Operand)> {
+    match stmt {
+        Stmt::Store {
+            base: Some(b),
+            field: FieldRef::Known(f),
+            src,
+        } if Some(*b) == this => Some((*f, src)),
+        _ => None,
+    }
+}
+
+fn is_null(src: &Operand) -> bool {
+    matches!(src, Operand::Const(Const::Null))
+}
+
+/// The first node of the straight run of statements each node is on: runs
+/// are joined where a node's only successor has no other predecessor
+/// (exceptional edges count as predecessors: a handler starts a run).
+fn straight_runs(body: &Body) -> Vec<NodeId> {
+    let n = body.nodes.len();
+    let mut preds = vec![0u32; n];
+    for node in &body.nodes {
+        for t in node
+            .succ
+            .targets()
+            .chain(node.exc.as_ref().map(|e| e.target))
+        {
+            if let Some(p) = preds.get_mut(t.index()) {
+                *p += 1;
+            }
+        }
+    }
+    let mut prev: Vec<Option<NodeId>> = vec![None; n];
+    for (i, node) in body.nodes.iter().enumerate() {
+        if let Succ::Goto(t) = node.succ
+            && preds.get(t.index()) == Some(&1)
+            && t.index() != i
+        {
+            prev[t.index()] = Some(NodeId(i as u32));
+        }
+    }
+    // Each node's run start, by walking back once per run (a cycle of
+    // single-successor nodes is its own run, started where the walk began).
+    let mut start: Vec<Option<NodeId>> = vec![None; n];
+    let mut walked: Vec<usize> = vec![usize::MAX; n];
+    for i in 0..n {
+        if start[i].is_some() {
+            continue;
+        }
+        let mut chain = vec![NodeId(i as u32)];
+        walked[i] = i;
+        let found = loop {
+            let head = chain[chain.len() - 1];
+            match prev[head.index()] {
+                Some(p) if start[p.index()].is_some() => break start[p.index()],
+                Some(p) if walked[p.index()] != i => {
+                    walked[p.index()] = i;
+                    chain.push(p);
+                }
+                Some(_) => break Some(NodeId(i as u32)),
+                None => break Some(head),
+            }
+        };
+        for c in chain {
+            start[c.index()] = found;
+        }
+    }
+    start
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| s.unwrap_or(NodeId(i as u32)))
+        .collect()
+}
+
+/// The fields of `this` stored a value that is not `null` on every path from
+/// the entry to each node (and not emptied since), for the first 64 fields
+/// the body fills.
+struct FilledBefore {
+    fields: Vec<FieldId>,
+    at: Vec<u64>,
+}
+
+impl FilledBefore {
+    fn compute(body: &Body, this: Option<VarId>) -> FilledBefore {
+        let mut fields: Vec<FieldId> = Vec::new();
+        for node in &body.nodes {
+            if let Some((f, src)) = this_store(&node.stmt, this)
+                && !is_null(src)
+                && !fields.contains(&f)
+                && fields.len() < 64
+            {
+                fields.push(f);
+            }
+        }
+        let n = body.nodes.len();
+        if fields.is_empty() || body.entry.index() >= n {
+            return FilledBefore {
+                fields,
+                at: vec![0; n],
+            };
+        }
+        let bit = |f: FieldId| fields.iter().position(|g| *g == f).map(|i| 1u64 << i);
+        // Must-analysis: unreached nodes start full, the entry empty.
+        let mut at = vec![u64::MAX; n];
+        let mut reached = vec![false; n];
+        at[body.entry.index()] = 0;
+        reached[body.entry.index()] = true;
+        let mut work = vec![body.entry];
+        while let Some(v) = work.pop() {
+            let node = body.node(v);
+            let mut out = at[v.index()];
+            if let Some((f, src)) = this_store(&node.stmt, this)
+                && let Some(b) = bit(f)
+            {
+                if is_null(src) {
+                    out &= !b;
+                } else {
+                    out |= b;
+                }
+            }
+            let exc = node.exc.as_ref().map(|e| (e.target, at[v.index()]));
+            for (t, state) in node.succ.targets().map(|t| (t, out)).chain(exc) {
+                let Some(slot) = at.get_mut(t.index()) else {
+                    continue;
+                };
+                let joined = if reached[t.index()] {
+                    *slot & state
+                } else {
+                    state
+                };
+                if !reached[t.index()] || joined != *slot {
+                    *slot = joined;
+                    reached[t.index()] = true;
+                    work.push(t);
+                }
+            }
+        }
+        for (slot, r) in at.iter_mut().zip(&reached) {
+            if !r {
+                *slot = 0;
+            }
+        }
+        FilledBefore { fields, at }
+    }
+
+    fn filled_at(&self, node: usize) -> impl Iterator<Item = FieldId> + '_ {
+        let set = self.at.get(node).copied().unwrap_or(0);
+        self.fields
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| set & (1u64 << i) != 0)
+            .map(|(_, f)| *f)
+    }
+}

@@ -370,14 +370,16 @@ fn walk(key: &WalkKey, limit: usize) -> Listing {
         .follow_links(true)
         .sort_by_file_name(|a, b| a.cmp(b))
         .max_depth(key.depth);
-    if let Ok(pruned) = compile(&key.pruned)
-        && !key.pruned.is_empty()
-    {
-        builder.filter_entry(move |entry| {
-            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir && entry.depth() > 0 && pruned.is_match(path::slash(entry.path())))
-        });
-    }
+    let pruned = compile(&key.pruned).ok().filter(|_| !key.pruned.is_empty());
+    builder.filter_entry(move |entry| {
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        !(is_dir
+            && entry.depth() > 0
+            && (is_virtual_file_system(entry.path())
+                || pruned
+                    .as_ref()
+                    .is_some_and(|p| p.is_match(path::slash(entry.path())))))
+    });
     let mut visited = 0usize;
     for entry in builder.build() {
         if entry.is_ok() {
@@ -396,6 +398,16 @@ fn walk(key: &WalkKey, limit: usize) -> Listing {
         }
     }
     listing
+}
+
+/// The operating system's views of processes and devices (`/proc`, `/sys`,
+/// `/dev`): no build imports or compiles from them, and a wildcard rooted at
+/// `/` would otherwise follow `/proc/<pid>/root` back to `/` for every process.
+fn is_virtual_file_system(dir: &Path) -> bool {
+    matches!(
+        dir.to_str(),
+        Some("/proc" | "/sys" | "/dev" | "/proc/" | "/sys/" | "/dev/")
+    )
 }
 
 /// A walk error as a path and a sentence.
@@ -427,6 +439,27 @@ pub(crate) fn describe(base: &Path, error: ignore::Error) -> (PathBuf, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A wildcard rooted at `/` (`<Import Project="/*/*/*/..." />`, found by
+    /// the fuzzer: 43 s) does not enter `/proc`, `/sys` or `/dev`.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_walk_from_the_root_skips_virtual_file_systems() {
+        let key = WalkKey {
+            base: PathBuf::from("/"),
+            depth: Some(3),
+            pruned: Vec::new(),
+        };
+        let listing = walk(&key, 20_000);
+        assert!(
+            listing.files.iter().all(|f| !["/proc/", "/sys/", "/dev/"]
+                .iter()
+                .any(|v| f.starts_with(v))),
+            "{:?}",
+            listing.files.iter().take(5).collect::<Vec<_>>()
+        );
+        assert!(Path::new("/proc/self").exists());
+    }
 
     #[test]
     fn splits_fixed_base_from_wildcards() {

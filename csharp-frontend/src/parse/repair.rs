@@ -458,6 +458,31 @@ impl Windows {
         let i = self.0.partition_point(|&(s, _)| s <= pos);
         i > 0 && pos <= self.0[i - 1].1
     }
+
+    /// Whether a window meets `start..=end`.
+    fn overlaps(&self, start: u32, end: u32) -> bool {
+        let i = self.0.partition_point(|&(_, e)| e < start);
+        self.0.get(i).is_some_and(|&(s, _)| s <= end)
+    }
+}
+
+/// The end of the brace block that follows token `i` (the text's end if it
+/// is not closed).
+fn block_end(toks: &[Token], text: &[u8], i: usize) -> u32 {
+    let mut depth = 0usize;
+    for t in toks.iter().skip(i) {
+        if t.kind != TokKind::Punct {
+            continue;
+        }
+        match t.text(text) {
+            b"{" => depth += 1,
+            b"}" if depth > 1 => depth -= 1,
+            b"}" if depth == 1 => return t.end,
+            b";" if depth == 0 => return t.end,
+            _ => {}
+        }
+    }
+    text.len() as u32
 }
 
 /// Identifier used in place of a contextual keyword: same length, never a keyword.
@@ -481,7 +506,18 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
     let adjacent = |i: usize| toks.get(i + 1).is_some_and(|n| toks[i].end == n.start);
     let mut type_bodies: Option<FxHashSet<usize>> = None;
     for (i, t) in toks.iter().enumerate() {
-        if !windows.contains(t.start) {
+        // An extension block whose members parse as statements of a method
+        // named `extension` errs inside its body, far from the keyword.
+        let in_window = windows.contains(t.start)
+            || t.kind == TokKind::Ident
+                && t.text(text) == b"extension"
+                && is(i + 1, TokKind::Punct, "(")
+                && (i == 0
+                    || ["{", "}", ";", "]"]
+                        .iter()
+                        .any(|p| is(i - 1, TokKind::Punct, p)))
+                && windows.overlaps(t.start, block_end(&toks, text, i));
+        if !in_window {
             continue;
         }
         let mut push = |start: u32, bytes: Vec<u8>, kind: &'static str| {

@@ -368,3 +368,22 @@ fn escaped_brace_before_a_hole_with_a_string_literal() {
     assert!(d.contains("(local s#2 = (interp (call"), "{d}");
     assert!(d.contains(" b#1))"), "{d}");
 }
+
+#[test]
+fn extension_blocks_holding_only_properties() {
+    // The error is inside the body, lines away from `extension`.
+    let src = "using System;\nstatic class E1\n{\n\textension(Type type)\n\t{\n\t\tinternal bool IsStr =>\n\t\t\ttype.IsValueType;\n\t}\n}\nstatic class E2\n{\n\textension(Type type)\n\t{\n\t\tpublic TypeCode TypeCode => Type.GetTypeCode(type);\n\t}\n}";
+    let file = parse(src);
+    assert_no_errors(&file, src);
+    let d = rlc_csharp::hir::dump(&file, src);
+    assert!(
+        d.contains("property IsStr: bool [internal]")
+            && d.contains("property TypeCode: TypeCode [public]"),
+        "{d}"
+    );
+    assert!(
+        file.repairs.iter().all(|r| r.kind == "extension-block") && file.repairs.len() == 2,
+        "{:?}",
+        file.repairs
+    );
+}

@@ -86,7 +86,7 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
         }
     }
     for (g, mut gs) in guards {
-        gs.retain(|f| !unseen.contains(f) && program.get_field(*f).is_some_and(|d| !d.is_static));
+        gs.retain(|f| !unseen.contains(f));
         if unseen.contains(&g) {
             gs.clear();
         }

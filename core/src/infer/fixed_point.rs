@@ -648,8 +648,8 @@ impl State {
         // Fields the class lends: it never creates their values, and some
         // method other than a constructor lets one go without disposing it
         // (`SetStream(s) { _s = s; }`, `ReleaseStream() { _s = null; }`): a
-        // method that disposes one
-        // (`CloseStream()`) acts for the caller who gave it.
+        // method that disposes one (`CloseStream()`) acts for the caller who
+        // gave it.
         let mut created: FxHashSet<FieldId> = FxHashSet::default();
         let mut let_go: FxHashSet<FieldId> = FxHashSet::default();
         for (body, e) in bodies.iter().zip(ev) {

@@ -180,7 +180,9 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> Twins {
 /// Gives the twins of the `compilations` (as [`seed`]) what
 /// [`rlc_core::ownership::derive_ownership_flags`] derived from the bodies
 /// where they are analysed: a constructor's ownership condition and its
-/// field's ownership flag and guards; and what [`rlc_core::never_returns::derive`] and
+/// field's ownership flag; the fields that guard a field
+/// ([`rlc_core::field_guards::derive`]); and what
+/// [`rlc_core::never_returns::derive`] and
 /// [`rlc_core::construction::derive_construction_helpers`] found.
 /// Returns how many it gave.
 pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {

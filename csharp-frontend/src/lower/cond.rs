@@ -49,52 +49,37 @@ impl Lowerer<'_> {
                 lhs,
                 rhs,
             }) => {
-                let is_null = |x: ExprId| {
-                    matches!(
-                        self.hir.exprs.get(x.index()),
-                        Some(Expr::Literal(Literal::Null))
-                    )
+                // The other operand of a comparison with a literal `want` accepts.
+                let tested_against = |want: &dyn Fn(&Literal) -> bool| {
+                    let is = |x: ExprId| matches!(self.hir.exprs.get(x.index()), Some(Expr::Literal(l)) if want(l));
+                    if is(rhs) {
+                        Some(lhs)
+                    } else if is(lhs) {
+                        Some(rhs)
+                    } else {
+                        None
+                    }
                 };
-                let is_zero = |x: ExprId| {
-                    matches!(
-                        self.hir.exprs.get(x.index()),
-                        Some(Expr::Literal(Literal::Int(0)))
-                    )
-                };
-                let tested = if is_null(rhs) {
-                    Some(lhs)
-                } else if is_null(lhs) {
-                    Some(rhs)
-                } else {
-                    None
-                };
+                let tested = tested_against(&|l| matches!(l, Literal::Null));
                 // `flag != 0` tests an integer flag as `flag` tests a `bool`
                 // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
-                let zero_tested = if is_zero(rhs) {
-                    Some(lhs)
-                } else if is_zero(lhs) {
-                    Some(rhs)
-                } else {
-                    None
-                };
+                let zero_tested = tested_against(&|l| matches!(l, Literal::Int(0)));
                 // `flag == 1` is false while the flag is zero, whatever else
                 // it may be (`if (Interlocked.Exchange(ref _disposed, 1) == 1)
                 // return;`): the zero test first, then an opaque one.
-                let is_nonzero = |x: ExprId| {
-                    matches!(
-                        self.hir.exprs.get(x.index()),
-                        Some(Expr::Literal(Literal::Int(k))) if *k != 0
-                    )
-                };
-                let nonzero_tested = if is_nonzero(rhs) {
-                    Some(lhs)
-                } else if is_nonzero(lhs) {
-                    Some(rhs)
-                } else {
-                    None
-                };
-                match (tested, zero_tested.or(nonzero_tested)) {
-                    (None, Some(x)) if zero_tested.is_none() => {
+                let nonzero_tested = tested_against(&|l| matches!(l, Literal::Int(k) if *k != 0));
+                match (tested, zero_tested, nonzero_tested) {
+                    (Some(x), ..) => {
+                        let v = self.value_var(x);
+                        let (a, b) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };
+                        self.branch(Cond::IsNull(v), a, b);
+                    }
+                    (None, Some(x), _) => {
+                        let v = self.value_var(x);
+                        let (a, b) = if op == BinaryOp::Eq { (f, t) } else { (t, f) };
+                        self.branch(Cond::Bool(v), a, b);
+                    }
+                    (None, None, Some(x)) => {
                         let v = self.value_var(x);
                         let unknown = self.new_label(range);
                         let when_zero = if op == BinaryOp::Eq { f } else { t };
@@ -102,17 +87,7 @@ impl Lowerer<'_> {
                         self.cur = Some(unknown);
                         self.branch(Cond::Opaque, t, f);
                     }
-                    (Some(x), _) => {
-                        let v = self.value_var(x);
-                        let (a, b) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };
-                        self.branch(Cond::IsNull(v), a, b);
-                    }
-                    (None, Some(x)) => {
-                        let v = self.value_var(x);
-                        let (a, b) = if op == BinaryOp::Eq { (f, t) } else { (t, f) };
-                        self.branch(Cond::Bool(v), a, b);
-                    }
-                    (None, None) => {
+                    (None, None, None) => {
                         self.value_of(lhs);
                         self.value_of(rhs);
                         self.branch(Cond::Opaque, t, f);

@@ -511,11 +511,7 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
         let in_window = windows.contains(t.start)
             || t.kind == TokKind::Ident
                 && t.text(text) == b"extension"
-                && is(i + 1, TokKind::Punct, "(")
-                && (i == 0
-                    || ["{", "}", ";", "]"]
-                        .iter()
-                        .any(|p| is(i - 1, TokKind::Punct, p)))
+                && at_member_start(&toks, text, i)
                 && windows.overlaps(t.start, block_end(&toks, text, i));
         if !in_window {
             continue;
@@ -767,13 +763,21 @@ fn starts_operand(toks: &[Token], text: &[u8], i: usize) -> bool {
 /// `class ext`, and a receiver without a name has its type blanked. Empty
 /// when the tokens are not such a header (a type member position, an
 /// optional type parameter list, the parameter list, then `{` or `where`).
+/// Whether token `i` may start a member: it follows a body's brace, a `;`
+/// or an attribute list.
+fn at_member_start(toks: &[Token], text: &[u8], i: usize) -> bool {
+    i == 0
+        || toks.get(i - 1).is_some_and(|t| {
+            t.kind == TokKind::Punct && matches!(t.text(text), b"{" | b"}" | b";" | b"]")
+        })
+}
+
 fn extension_block(toks: &[Token], text: &[u8], i: usize) -> Vec<(u32, Vec<u8>)> {
     let punct = |k: usize, s: &str| {
         toks.get(k)
             .is_some_and(|t| t.kind == TokKind::Punct && t.text(text) == s.as_bytes())
     };
-    let member_position = i == 0 || ["{", "}", ";", "]"].iter().any(|p| punct(i - 1, p));
-    if !member_position {
+    if !at_member_start(toks, text, i) {
         return Vec::new();
     }
     let mut open = i + 1;

@@ -8,15 +8,17 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Bodies, Body, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
-use crate::program::{Const, FieldId, Program};
+use crate::ir::{Bodies, Body, Callee, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
+use crate::program::{Const, FieldId, MethodId, Program};
 
 /// Sets [`crate::program::FieldDef::guards`] for the fields `bodies` store
 /// into: `f` guards `g` when
 /// - every store of a value into `this.g` (in constructors too) has a store
 ///   of a value that is not `null` into `this.f` on the same straight run of
 ///   statements, or on every path to it, so `g` is filled only together with
-///   `f` (`_cts = new ..; if (..) _cts.Cancel(); else _reg = ..;`);
+///   `f` (`_cts = new ..; if (..) _cts.Cancel(); else _reg = ..;`); a call of
+///   a helper on `this` that fills `f` on every path counts as a store
+///   (`_sub = ..; UpdateSnapshot();`, a `[MemberNotNull]` helper);
 /// - every store of `null` into `this.f` is in a body that also releases `g`
 ///   (disposes it or stores `null` into it), so `f` is emptied only after `g`;
 /// - neither is stored through another object than `this` (where the run
@@ -27,19 +29,17 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
     let mut unseen: FxHashSet<FieldId> = FxHashSet::default();
     // Per body: the fields it empties, and the fields it releases.
     let mut clears: Vec<(Vec<FieldId>, FxHashSet<FieldId>)> = Vec::new();
+    let helpers = helper_fills(program, bodies);
     for body in bodies.iter() {
         let this = body.this_var();
         let runs = straight_runs(body);
         // The fields given a value that is not `null` on each run.
         let mut filled: FxHashMap<NodeId, Vec<FieldId>> = FxHashMap::default();
         for (i, node) in body.nodes.iter().enumerate() {
-            if let Some((f, src)) = this_store(&node.stmt, this)
-                && !is_null(src)
-            {
-                filled.entry(runs[i]).or_default().push(f);
-            }
+            let fills = filled_by(&node.stmt, this, &helpers);
+            filled.entry(runs[i]).or_default().extend(fills);
         }
-        let before = FilledBefore::compute(body, this);
+        let before = FilledBefore::compute(body, this, &helpers);
         let mut emptied: Vec<FieldId> = Vec::new();
         let mut released: FxHashSet<FieldId> = FxHashSet::default();
         for (i, node) in body.nodes.iter().enumerate() {
@@ -112,6 +112,56 @@ fn is_null(src: &Operand) -> bool {
     matches!(src, Operand::Const(Const::Null))
 }
 
+/// The fields of `this` a statement gives a value that is not `null`: a store,
+/// or a call of a helper on `this` that fills them on every path.
+fn filled_by<'a>(
+    stmt: &'a Stmt,
+    this: Option<VarId>,
+    helpers: &'a FxHashMap<MethodId, Vec<FieldId>>,
+) -> impl Iterator<Item = FieldId> + 'a {
+    let stored = this_store(stmt, this).filter(|(_, src)| !is_null(src));
+    let called = match stmt {
+        Stmt::Call(call) if this.is_some() && call.receiver == this => match call.callee {
+            Callee::Method(m) => helpers.get(&m),
+            _ => None,
+        },
+        _ => None,
+    };
+    stored
+        .map(|(f, _)| f)
+        .into_iter()
+        .chain(called.into_iter().flatten().copied())
+}
+
+/// The fields each instance method that binds exactly (not virtual) fills on
+/// every path to its normal exit; helpers of helpers are seen up to a few
+/// levels deep.
+fn helper_fills(program: &Program, bodies: &Bodies) -> FxHashMap<MethodId, Vec<FieldId>> {
+    let mut helpers: FxHashMap<MethodId, Vec<FieldId>> = FxHashMap::default();
+    for _ in 0..3 {
+        let mut next = FxHashMap::default();
+        for body in bodies.iter() {
+            let Some(m) = body.method else { continue };
+            let exact = program
+                .get_method(m)
+                .is_some_and(|d| !d.is_static && !d.is_virtual && !d.is_abstract && !d.is_async);
+            if !exact || body.is_iterator || body.this_var().is_none() {
+                continue;
+            }
+            let before = FilledBefore::compute(body, body.this_var(), &helpers);
+            let fills: Vec<FieldId> = before.filled_at(body.exit.index()).collect();
+            if !fills.is_empty() {
+                next.insert(m, fills);
+            }
+        }
+        if next == helpers {
+            break;
+        }
+        helpers = next;
+    }
+    helpers
+}
+
 /// The first node of the straight run of statements each node is on: runs
 /// are joined where a node's only successor has no other predecessor
 /// (exceptional edges count as predecessors: a handler starts a run).
@@ -180,15 +230,17 @@ struct FilledBefore {
 }
 
 impl FilledBefore {
-    fn compute(body: &Body, this: Option<VarId>) -> FilledBefore {
+    fn compute(
+        body: &Body,
+        this: Option<VarId>,
+        helpers: &FxHashMap<MethodId, Vec<FieldId>>,
+    ) -> FilledBefore {
         let mut fields: Vec<FieldId> = Vec::new();
         for node in &body.nodes {
-            if let Some((f, src)) = this_store(&node.stmt, this)
-                && !is_null(src)
-                && !fields.contains(&f)
-                && fields.len() < 64
-            {
-                fields.push(f);
+            for f in filled_by(&node.stmt, this, helpers) {
+                if !fields.contains(&f) && fields.len() < 64 {
+                    fields.push(f);
+                }
             }
         }
         let n = body.nodes.len();
@@ -209,13 +261,13 @@ impl FilledBefore {
             let node = body.node(v);
             let mut out = at[v.index()];
             if let Some((f, src)) = this_store(&node.stmt, this)
+                && is_null(src)
                 && let Some(b) = bit(f)
             {
-                if is_null(src) {
-                    out &= !b;
-                } else {
-                    out |= b;
-                }
+                out &= !b;
+            }
+            for b in filled_by(&node.stmt, this, helpers).filter_map(bit) {
+                out |= b;
             }
             let exc = node.exc.as_ref().map(|e| (e.target, at[v.index()]));
             for (t, state) in node.succ.targets().map(|t| (t, out)).chain(exc) {

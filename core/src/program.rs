@@ -518,6 +518,8 @@ pub struct WellKnown {
     pub async_disposable: Option<TypeId>,
     /// The type of `true` and `false`.
     pub boolean: Option<TypeId>,
+    /// The root of the class hierarchy (`object`).
+    pub object: Option<TypeId>,
 }
 
 /// What the source language calls the things the analyses must recognise by

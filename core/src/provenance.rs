@@ -93,6 +93,10 @@ infer_rules! {
         "the constructor passes the parameter to a [MustCallAlias] constructor";
     MustCallAliasMethod, "must-call-alias-method",
         "the method always returns (a wrapper of) the parameter";
+    MustCallAliasImplementations, "must-call-alias-implementations",
+        "every implementation of this abstract or interface method returns (a wrapper of) the parameter";
+    MustCallAliasSameType, "must-call-alias-same-type",
+        "the abstract method takes and returns the same resource type through one parameter, and no implementation in the program returns anything else";
     MustCallAliasReceiver, "must-call-alias-receiver",
         "the method always returns `this`, so its result is the receiver itself";
     OwningConstructorParam, "owning-constructor-param",

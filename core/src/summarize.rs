@@ -180,6 +180,8 @@ fn stored_args(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashMap<(MethodId, u32
             else {
                 continue;
             };
+            // `F = p ?? throw ..` stores a copy of the parameter.
+            let v = &defs.copied_from(body, *v);
             let VarKind::Param(p) = body.var(*v).kind else {
                 continue;
             };

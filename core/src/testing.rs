@@ -121,6 +121,7 @@ impl Lib {
         p.well_known.disposable = Some(disposable);
         p.well_known.async_disposable = Some(async_disposable);
         p.well_known.boolean = Some(boolean);
+        p.well_known.object = Some(object);
         p.conventions = crate::program::Conventions {
             disposal_methods: rlc_attributes::vocabulary::DISPOSAL_METHODS
                 .map(String::from)

@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 51
+// cases: 53
 using System;
 using System.IO;
 using System.Threading;
@@ -816,4 +816,59 @@ public sealed class GuardedFieldFilledAlone : IDisposable
         _data?.Dispose();
         _index?.Dispose();
     }
+}
+
+// CASE: the guard field is filled by a helper that fills it on every path (a
+// `[MemberNotNull]` helper): the subscription made before that call is filled together
+// with it, so the null test of the guard says the subscription is empty.
+public sealed class SnapshotProvider : IDisposable
+{
+    private object? _snapshot;
+    [Owning] private Stream? _subscription;
+
+    [CreatesMustCallFor("this")]
+    public object Snapshot(string path)
+    {
+        if (_snapshot is null)
+        {
+            _subscription = File.OpenRead(path);
+            UpdateSnapshot();
+        }
+        return _snapshot;
+    }
+
+    private void UpdateSnapshot() => _snapshot = new object();
+
+    [Calls("_subscription", "Dispose")]
+    public void Dispose() => _subscription?.Dispose();
+}
+
+// CASE: a helper that fills the guard only on some paths is no such store: the old
+// subscription may still be held when the guard is null.
+public sealed class MaybeSnapshotProvider : IDisposable
+{
+    private object? _snapshot;
+    [Owning] private Stream? _subscription;
+
+    [CreatesMustCallFor("this")]
+    public object Snapshot(string path, bool load)
+    {
+        if (_snapshot is null)
+        {
+            _subscription = File.OpenRead(path); // expect: RLC0004
+            MaybeUpdate(load);
+        }
+        return _snapshot;
+    }
+
+    private void MaybeUpdate(bool load)
+    {
+        if (load)
+        {
+            _snapshot = new object();
+        }
+    }
+
+    [Calls("_subscription", "Dispose")]
+    public void Dispose() => _subscription?.Dispose();
 }

@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 61
+// cases: 69
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1113,4 +1113,157 @@ public class ReconnectingClient
     }
 
     public void OnServerUnavailable() => Disconnect(userInitiated: false);
+}
+
+// CASE: an extension point with no implementation in the program that takes and returns
+// the same resource type (`UnwrapConnection`) is taken to return that argument or a
+// wrapper of it: a caller lending a borrowed connection owes nothing for the result.
+public interface IConnectionUnwrapper
+{
+    Stream Unwrap(object context, Stream connection);
+}
+
+public sealed class UnwrappingReader
+{
+    public IConnectionUnwrapper Unwrapper;
+
+    public long Length(Stream borrowed) => Unwrapper.Unwrap(this, borrowed).Length;
+
+    // CASE: with an owned argument, disposing the result disposes the argument.
+    public long OwnedLength(string path)
+    {
+        var unwrapped = Unwrapper.Unwrap(this, File.OpenRead(path));
+        using (unwrapped)
+        {
+            return unwrapped.Length;
+        }
+    }
+
+    // CASE: and an owned argument that nobody disposes still leaks.
+    public long OwnedLeak(string path) => Unwrapper.Unwrap(this, File.OpenRead(path)).Length; // expect: RLC0001
+}
+
+// CASE: an interface method whose implementations lend a cached element or return null:
+// a call through the interface lends too, and the null-returning implementation takes
+// the spec the interface now has (no RLC0008).
+public interface IPreparedSource
+{
+    Stream TryGetPrepared();
+}
+
+public sealed class PreparedCache : IDisposable
+{
+    private readonly Dictionary<string, Stream> _prepared = new();
+
+    public Stream Lookup(string key) => _prepared.TryGetValue(key, out var s) ? s : null;
+
+    public void Dispose()
+    {
+        foreach (var s in _prepared.Values)
+        {
+            s.Dispose();
+        }
+    }
+}
+
+public sealed class CachedCommand : IPreparedSource
+{
+    public PreparedCache Cache;
+
+    public Stream TryGetPrepared() => Cache?.Lookup("q");
+}
+
+public sealed class BatchCommand : IPreparedSource
+{
+    public Stream TryGetPrepared() => null;
+}
+
+public static class PreparedUser
+{
+    public static long Run(IPreparedSource command) => command.TryGetPrepared()?.Length ?? 0;
+}
+
+// CASE: a generic cast helper returns its argument: casting a borrowed object owes nothing.
+public static class CastExtensions
+{
+    public static T As<T>(this object self) => (T)self;
+
+    public static long Peek(Stream borrowed) => borrowed.As<FileStream>().Length;
+}
+
+// CASE: a constructor that stores its parameter after a `?? throw` check keeps the
+// caller's argument, as a plain store does: the argument is held by the new object.
+public sealed class ClientModel
+{
+    public ClientModel(string name, Stream client)
+    {
+        Name = name ?? throw new ArgumentNullException(nameof(name));
+        Client = client ?? throw new ArgumentNullException(nameof(client));
+    }
+
+    public string Name { get; }
+    public Stream Client { get; }
+}
+
+public sealed class ClientSlot
+{
+    public ClientModel Model { get; set; }
+}
+
+public static class ClientRegistry
+{
+    public static void Add(ClientSlot slot, string path)
+    {
+        var client = File.OpenRead(path);
+        slot.Model = new ClientModel(path, client);
+    }
+}
+
+// CASE: a class that is not IDisposable and releases its fields in a protected override
+// that its framework base calls when the object stops (an actor's `PostStop`): that
+// override is its must-call method, no RLC0003.
+public abstract class ActorBase
+{
+    protected virtual void PreStart()
+    {
+    }
+
+    protected virtual void PostStop()
+    {
+    }
+}
+
+public sealed class SocketActor : ActorBase
+{
+    private readonly Stream _socket;
+
+    public SocketActor(string path) => _socket = File.OpenRead(path);
+
+    public void Send(byte b) => _socket.WriteByte(b);
+
+    protected override void PostStop() => _socket.Dispose();
+}
+
+// CASE: a P/Invoke method taking and returning the same handle type creates a new native
+// object (`CFStringCreate(allocator, ..)`): its result is the caller's to release, not an
+// alias of the argument.
+public sealed class CoreFoundationRef : System.Runtime.InteropServices.SafeHandle
+{
+    public CoreFoundationRef() : base(IntPtr.Zero, true)
+    {
+    }
+
+    public static readonly CoreFoundationRef None = new();
+
+    public override bool IsInvalid => handle == IntPtr.Zero;
+
+    protected override bool ReleaseHandle() => true;
+}
+
+public static class CoreFoundation
+{
+    [System.Runtime.InteropServices.DllImport("CoreFoundation")]
+    private static extern CoreFoundationRef CFStringCreate(CoreFoundationRef allocator, string value);
+
+    public static bool Exists(string value) => !CFStringCreate(CoreFoundationRef.None, value).IsInvalid; // expect: RLC0001
 }

@@ -1,7 +1,8 @@
 // Case family: System.Diagnostics.Process: Process.Start results are owning; the
 // standard streams are properties owned by the Process; an Exited handler that
-// disposes the process discharges it.
-// cases: 9
+// disposes the process discharges it. A Process found by id or name, or the current
+// one, holds no handle (each member opens and closes its own): not owning.
+// cases: 11
 using System;
 using System.Diagnostics;
 using System.Threading.Tasks;
@@ -102,5 +103,15 @@ public static class Processes
         {
             process?.Dispose();
         }
+    }
+
+    // CASE: the current process read for its id and name: nothing to dispose.
+    public static string Describe() => Process.GetCurrentProcess().ProcessName + Process.GetCurrentProcess().Id;
+
+    // CASE: a process found by id, killed: nothing to dispose either.
+    public static void Stop(int id)
+    {
+        var process = Process.GetProcessById(id);
+        process.Kill();
     }
 }

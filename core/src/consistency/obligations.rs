@@ -378,6 +378,18 @@ fn may_own(cx: &crate::facts::BodyFacts<'_>, var: VarId) -> bool {
             Some(Stmt::Call(call)) if call.dst == Some(v) => {
                 return ownership::call_result_owning(cx.program, call);
             }
+            // `TryGetConnection(out var c)`: what a `[NotOwning]` out lends.
+            Some(Stmt::Call(call)) => {
+                return call
+                    .args
+                    .iter()
+                    .find(|a| a.value == Operand::Var(v))
+                    .is_none_or(|a| {
+                        ownership::out_param_owning(ownership::callee_param(
+                            cx.program, call, a.param,
+                        ))
+                    });
+            }
             _ => return true,
         }
     }

@@ -42,7 +42,7 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
     }
     let open = match md.ret.ty {
         None => true,
-        Some(t) => p.get_ty(t).is_some_and(|d| d.name == "System.Object"),
+        Some(t) => p.well_known.object == Some(t),
     };
     // A task's declared type says nothing of what awaiting it gives; the
     // values returned (`return _stream;` in an `async` method, or
@@ -89,6 +89,27 @@ fn carries_obligation(
             }
             _ => false,
         })
+}
+
+/// Whether `body`'s method returns a value of a reference type but only ever
+/// `null`, or never returns (`=> null`, `=> throw ..`): an override that
+/// hands out nothing.
+pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
+    let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
+        return false;
+    };
+    if !candidate(md) || body.is_iterator || md.is_async || md.ret.ty.is_none() {
+        return false;
+    }
+    let defs = Definitions::of(body);
+    body.nodes.iter().all(|node| match &node.stmt {
+        Stmt::Return(Some(Operand::Const(Const::Null))) | Stmt::Return(None) => true,
+        Stmt::Return(Some(Operand::Var(v))) => {
+            matches!(borrowed(p, md, body, &defs, *v), Some(Source::Null))
+        }
+        Stmt::Return(Some(_)) => false,
+        _ => true,
+    })
 }
 
 /// The `out` parameters of `body`'s method that only ever receive borrowed

@@ -83,6 +83,7 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         }
         st.must_call_alias_constructors(bodies, &types, &ev);
         st.must_call_alias_methods(bodies, &types, &ev);
+        st.must_call_alias_declarations(&types);
         st.must_call_alias_receivers(bodies, &types);
         st.not_owning_getters(bodies, &types, &ev);
         st.owning_getters(bodies, &ev);
@@ -749,10 +750,12 @@ impl State {
                 .copied()
                 .filter(|m| {
                     let md = self.p.method(*m);
-                    // Clients must be able to call it: an internal helper is no protocol.
+                    // Clients must be able to call it: an internal helper is no
+                    // protocol, while a framework's base class calls a protected
+                    // override (an actor's `PostStop`, a stage's `OnStop`).
                     md.kind == MethodKind::Ordinary
                         && !md.is_static
-                        && md.is_public
+                        && (md.is_public || (md.is_virtual && !md.is_private))
                         && md.has_body
                         && fields
                             .iter()
@@ -908,7 +911,8 @@ impl State {
                 pd.ownership == Ownership::Default
                     && pd.mode == ParamMode::Value
                     && if open {
-                        pd.ty.ty.is_none()
+                        // A generic cast helper: `T As<T>(this object o) => (T)o`.
+                        pd.ty.ty.is_none_or(|t| self.p.well_known.object == Some(t))
                     } else {
                         types.of_value(&pd.ty).is_some()
                     }
@@ -919,6 +923,63 @@ impl State {
             let Some(i) = candidate else { continue };
             let span = body.node(f.returns[0].0).span;
             self.set_must_call_alias(m, i, InferRule::MustCallAliasMethod, span);
+        }
+    }
+
+    /// `[MustCallAlias]` on an abstract or interface method of the program
+    /// whose result is (a wrapper of) one parameter: every implementation in
+    /// the program says so, or it takes and returns the same resource type
+    /// through exactly one parameter (an extension point such as `DbConnection
+    /// UnwrapConnection(DbConnection c)`, whose implementations may chain it).
+    /// The latter is optimistic, as the paper's inference is: at the fixed
+    /// point it is withdrawn if an implementation does not return that
+    /// parameter ([`State::withdraw_unverified_aliases`]). The paper's default
+    /// would make every caller, which lends a borrowed argument, own the result.
+    fn must_call_alias_declarations(&mut self, types: &MustCallTypes) {
+        let implementations = self.implementations();
+        let mut found: Vec<(MethodId, u32, InferRule, Span)> = Vec::new();
+        for (m, md) in self.p.methods.iter().enumerate() {
+            let m = MethodId(m as u32);
+            // Abstract only: an `extern` method's result is the platform's new handle.
+            if !md.is_abstract
+                || md.kind != MethodKind::Ordinary
+                || self.withdrawn.contains(&m)
+                || !is_source_method(&self.p, m)
+                || md.ret_must_call_alias.is_some()
+                || md.must_call_alias_param().is_some()
+                || md.ret_ownership != Ownership::Default
+                || types.of_value(&md.ret).is_none()
+            {
+                continue;
+            }
+            let plain = |i: &u32| {
+                let pd = &md.params[*i as usize];
+                pd.ownership == Ownership::Default && pd.mode == ParamMode::Value
+            };
+            let impls = implementations.get(&m).map_or(&[][..], Vec::as_slice);
+            let aliased = |c: MethodId| self.p.method(c).must_call_alias_param();
+            if let Some(&first) = impls.first()
+                && let Some(i) = aliased(first).filter(|i| {
+                    plain(i)
+                        && impls.iter().all(|c| aliased(*c) == Some(*i))
+                        && types.of_value(&md.params[*i as usize].ty).is_some()
+                })
+                && let Some(span) = impls.iter().filter_map(|c| self.p.method(*c).span).min()
+            {
+                found.push((m, i, InferRule::MustCallAliasImplementations, span));
+                continue;
+            }
+            let same: Vec<u32> = (0..md.params.len() as u32)
+                .filter(|i| md.params[*i as usize].ty.ty == md.ret.ty)
+                .collect();
+            if let ([i], Some(span)) = (same.as_slice(), md.span)
+                && plain(i)
+            {
+                found.push((m, *i, InferRule::MustCallAliasSameType, span));
+            }
+        }
+        for (m, i, rule, span) in found {
+            self.set_must_call_alias(m, i, rule, span);
         }
     }
 
@@ -968,6 +1029,7 @@ impl State {
     /// (`return cond ? p : null`, a parameter reassigned in a loop) and the
     /// verifier is not; inference must never propose what checking reports.
     fn withdraw_unverified_aliases(&mut self, bodies: &Bodies) -> bool {
+        let implementations = self.implementations();
         let rejected: Vec<MethodId> = {
             let pf = ProgramFacts::new(&self.p, bodies);
             self.specs
@@ -976,10 +1038,14 @@ impl State {
                     (SpecTarget::Param(m, i), InferredAttr::MustCallAlias) => Some((*m, *i)),
                     _ => None,
                 })
-                .filter(|&(m, i)| {
-                    self.body_of
-                        .get(&m)
-                        .is_some_and(|&id| !must_call_alias_holds(&pf, id, i))
+                .filter(|&(m, i)| match self.body_of.get(&m) {
+                    Some(&id) => !must_call_alias_holds(&pf, id, i),
+                    // A declaration: every implementation must alias the same parameter.
+                    None => implementations.get(&m).is_some_and(|impls| {
+                        impls
+                            .iter()
+                            .any(|c| self.p.method(*c).must_call_alias_param() != Some(i))
+                    }),
                 })
                 .map(|(m, _)| m)
                 .collect()
@@ -1102,6 +1168,9 @@ impl State {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
+            if borrowed_return::returns_nothing(&self.p, body) {
+                own.returns_nothing.insert(m);
+            }
             if overridden.contains(&m) {
                 for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
                     own.out_params.insert((m, i), span);
@@ -1145,33 +1214,50 @@ impl State {
                 continue;
             }
             // The spans of the base's own evidence and of every override's.
-            let all = |base: Option<Span>, of: &dyn Fn(&MethodDef) -> Option<Span>| {
+            // An override gives evidence (`Some(Some(span))`), is neutral
+            // (`Some(None)`: it hands out nothing) or does not lend (`None`).
+            let all = |base: Option<Span>, of: &dyn Fn(MethodId) -> Option<Option<Span>>| {
                 let base = if md.is_abstract {
                     Some(None)
                 } else {
                     base.map(Some)
                 }?;
-                let mut spans: Vec<Span> = impls
-                    .iter()
-                    .map(|i| of(self.p.method(*i)))
-                    .collect::<Option<_>>()?;
+                let mut spans = Vec::new();
+                for i in &impls {
+                    spans.extend(of(*i)?);
+                }
                 spans.extend(base);
                 spans.into_iter().min()
             };
+            let returned = |i: MethodId| {
+                let d = self.p.method(i);
+                match lends(&d.ret_ownership, d) {
+                    Some(span) => Some(Some(span)),
+                    None => own.returns_nothing.contains(&i).then_some(None),
+                }
+            };
             if md.ret_ownership == Ownership::Default
                 && md.ret_must_call_alias.is_none()
-                && let Some(span) = all(own.returns.get(&m).copied(), &|d| {
-                    lends(&d.ret_ownership, d)
-                })
+                && let Some(span) = all(own.returns.get(&m).copied(), &returned)
             {
                 returns.push((m, span));
+                // Overrides that hand out nothing take the base's spec, which
+                // RLC0008 asks them to keep.
+                let nothing = impls.iter().filter(|i| {
+                    own.returns_nothing.contains(i)
+                        && self.p.method(**i).ret_ownership == Ownership::Default
+                });
+                returns.extend(nothing.map(|i| (*i, span)));
             }
             for (i, p) in md.params.iter().enumerate() {
                 let i = i as u32;
                 if p.mode != ParamMode::Out || p.ownership != Ownership::Default {
                     continue;
                 }
-                let of = |d: &MethodDef| lends(&d.params.get(i as usize)?.ownership, d);
+                let of = |c: MethodId| {
+                    let d = self.p.method(c);
+                    lends(&d.params.get(i as usize)?.ownership, d).map(Some)
+                };
                 if let Some(span) = all(own.out_params.get(&(m, i)).copied(), &of) {
                     out_params.push((m, i, span));
                 }
@@ -1197,6 +1283,9 @@ impl State {
 struct OwnLending {
     returns: FxHashMap<MethodId, Span>,
     out_params: FxHashMap<(MethodId, u32), Span>,
+    /// Overrides that return only `null` or always throw (`=> null`,
+    /// `=> throw new NotSupportedException()`): they neither lend nor give.
+    returns_nothing: FxHashSet<MethodId>,
 }
 
 /// Fields of `this` whose declared type has no obligation but that a method of

@@ -41,6 +41,7 @@ pub(super) fn build_program(
     index.program.well_known.disposable = index.well_known.idisposable;
     index.program.well_known.async_disposable = index.well_known.iasync_disposable;
     index.program.well_known.boolean = index.well_known.boolean;
+    index.program.well_known.object = index.well_known.object;
     index.program.conventions = Conventions {
         disposal_methods: vocabulary::DISPOSAL_METHODS.map(String::from).to_vec(),
         dispose: vocabulary::DISPOSE.to_string(),

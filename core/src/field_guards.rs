@@ -8,7 +8,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Bodies, Body, Callee, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
+use crate::ir::{Bodies, Body, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ, VarId};
 use crate::program::{Const, FieldId, MethodId, Program};
 
 /// Sets [`crate::program::FieldDef::guards`] for the fields `bodies` store
@@ -222,8 +222,9 @@ fn straight_runs(body: &Body) -> Vec<NodeId> {
 }
 
 /// The fields of `this` stored a value that is not `null` on every path from
-/// the entry to each node (and not emptied since), for the first 64 fields
-/// the body fills.
+/// the entry to each node (and not emptied since), or tested not `null` on the
+/// way (`if (_f is null) { .. throw; } return;`), for the first 64 fields the
+/// body fills.
 struct FilledBefore {
     fields: Vec<FieldId>,
     at: Vec<u64>,
@@ -251,6 +252,7 @@ impl FilledBefore {
             };
         }
         let bit = |f: FieldId| fields.iter().position(|g| *g == f).map(|i| 1u64 << i);
+        let loaded: FxHashMap<VarId, FieldId> = crate::ownership::this_field_loads(body).collect();
         // Must-analysis: unreached nodes start full, the entry empty.
         let mut at = vec![u64::MAX; n];
         let mut reached = vec![false; n];
@@ -270,7 +272,23 @@ impl FilledBefore {
                 out |= b;
             }
             let exc = node.exc.as_ref().map(|e| (e.target, at[v.index()]));
-            for (t, state) in node.succ.targets().map(|t| (t, out)).chain(exc) {
+            // The edge on which a loaded field tested for `null` is not.
+            let not_null = match &node.succ {
+                Succ::Branch {
+                    cond: Cond::IsNull(t),
+                    if_true,
+                    if_false,
+                } if if_true != if_false => {
+                    loaded.get(t).and_then(|f| bit(*f)).map(|b| (*if_false, b))
+                }
+                _ => None,
+            };
+            for (t, mut state) in node.succ.targets().map(|t| (t, out)).chain(exc) {
+                if let Some((edge, b)) = not_null
+                    && edge == t
+                {
+                    state |= b;
+                }
                 let Some(slot) = at.get_mut(t.index()) else {
                     continue;
                 };

@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 53
+// cases: 54
 using System;
 using System.IO;
 using System.Threading;
@@ -867,6 +867,47 @@ public sealed class MaybeSnapshotProvider : IDisposable
         {
             _snapshot = new object();
         }
+    }
+
+    [Calls("_subscription", "Dispose")]
+    public void Dispose() => _subscription?.Dispose();
+}
+
+// CASE: the helper keeps the old snapshot when reading fails, returning early only
+// where a null test showed the guard already filled: it still fills the guard on every
+// path that returns.
+public sealed class KeptSnapshotProvider : IDisposable
+{
+    private object? _snapshot;
+    [Owning] private Stream? _subscription;
+
+    [CreatesMustCallFor("this")]
+    public object Snapshot(string path)
+    {
+        if (_snapshot is null)
+        {
+            _subscription = File.OpenRead(path);
+            Reload(path);
+        }
+        return _snapshot;
+    }
+
+    private void Reload(string path)
+    {
+        object next;
+        try
+        {
+            next = File.ReadAllText(path);
+        }
+        catch (IOException)
+        {
+            if (_snapshot is null)
+            {
+                throw;
+            }
+            return;
+        }
+        _snapshot = next;
     }
 
     [Calls("_subscription", "Dispose")]

@@ -1,7 +1,7 @@
 // Case family: lightweight ownership transfer (paper section 3): owning returns,
 // [Owning] and unannotated parameters, [return: NotOwning], out parameters, property
 // getters, and constructors that store an argument into an [Owning] field.
-// cases: 28
+// cases: 31
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -269,5 +269,38 @@ public static class ParamsDisposal
         var first = File.OpenRead(a);
         var second = File.OpenRead(b); // expect: RLC0001
         CloseAll(first);
+    }
+}
+
+public sealed class Slot
+{
+    public Stream Stream { get; set; }
+}
+
+public sealed class SlotUser
+{
+    private readonly Slot _slot;
+
+    public SlotUser(Slot slot) => _slot = slot;
+
+    // CASE: stored into a property of an object the caller passed: the value now lives
+    // with that object (as with a static field), not this method's leak.
+    public static void Fill(Slot slot, string path)
+    {
+        slot.Stream = File.OpenRead(path);
+    }
+
+    // CASE: stored into a property of an object a field holds: the same.
+    public void FillHeld(string path)
+    {
+        _slot.Stream ??= File.OpenRead(path);
+    }
+
+    // CASE: stored into a property of an object this method created and then drops:
+    // the value is lost with it.
+    public static void FillLocal(string path)
+    {
+        var slot = new Slot();
+        slot.Stream = File.OpenRead(path); // expect: RLC0001
     }
 }

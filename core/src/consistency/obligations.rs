@@ -348,7 +348,7 @@ impl Engine<'_, '_> {
 /// Whether `var` may hold a value this method owns: anything but a parameter
 /// it does not own, a captured variable, or a borrowed value (a field, an
 /// element, a not-owning result), followed through single-definition copies.
-fn may_own(cx: &crate::facts::BodyFacts<'_>, var: VarId) -> bool {
+pub(super) fn may_own(cx: &crate::facts::BodyFacts<'_>, var: VarId) -> bool {
     let mut v = var;
     for _ in 0..16 {
         match cx.body.vars.get(v.index()).map(|x| &x.kind) {

@@ -3,7 +3,7 @@
 //! and §5 `[CreatesMustCallFor]`), plus the collection rules: storing a value
 //! into a collection moves its obligation to the collection's elements.
 
-use super::obligations::{Discharges, ObligationKind, cmcf_target};
+use super::obligations::{Discharges, ObligationKind, cmcf_target, may_own};
 use super::{ConditionNote, Engine, Fact, Loss, Step};
 use crate::facts::{BodyFacts, StoredAs};
 use crate::ir::{Call, CallKind, Callee, FieldRef, Node, NodeId, Operand, Stmt, VarId, VarKind};
@@ -236,6 +236,13 @@ impl Engine<'_, '_> {
             return;
         }
         if !def.is_owning() || !discharges.owning_field {
+            // A member of an object the method does not own (a parameter's, a
+            // field's object's, an element's): the value now lives with that
+            // object, as with a static field; its class answers for it (RLC0003
+            // when it owns the member). CA2000 and IDisposableAnalyzers agree.
+            if kind.is_leak() && Some(b) != cx.this && !may_own(cx, b) {
+                self.escape(fact, step);
+            }
             return;
         }
         self.discharge(fact.obligation);

@@ -588,6 +588,26 @@ pub fn classified_findings(
     )
 }
 
+/// What `check` says once, on standard error, when the run has SDK-style
+/// projects (which `dotnet restore` always gives restore output) and no
+/// build of any project has a referenced assembly to read: the check is
+/// today's, on the library model alone. Not a finding: nothing in the sources
+/// is wrong, and a CI job without restore must not fail for it.
+pub fn unrestored_note(workspace: &rlc_csharp::project::Workspace) -> Option<&'static str> {
+    let restorable = workspace.projects.iter().any(|p| p.is_sdk_style);
+    let read = workspace
+        .projects
+        .iter()
+        .flat_map(|p| &p.builds)
+        .any(|b| !b.assemblies.is_empty());
+    (restorable && !read).then_some(
+        "note: no referenced assembly was read, as no project has restore output \
+         (`obj/project.assets.json`) naming packages found on this machine: the types of \
+         packages and of the framework that rlc-sharp's library model lacks are unknown. \
+         Run `dotnet restore` before the check to have them read.\n",
+    )
+}
+
 /// The front end's statistics for `--stats` (`summary.stats` in JSON).
 pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     let mut types = run.loaded.index.decl_stats.clone();

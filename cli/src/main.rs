@@ -130,11 +130,15 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         summary.baseline = Some(counts);
     }
     let report = render_report(&run, &findings, &summary, &args, color);
+    let unrestored = driver::unrestored_note(&run.workspace).filter(|_| !args.quiet);
     // The process ends next: freeing the run's millions of allocations one by
     // one took a second of a large check, serially, for nothing.
     std::mem::forget(run);
     if let Err(e) = emit(args.output.as_deref(), &report) {
         return fail(&e);
+    }
+    if let Some(note) = unrestored {
+        eprint!("{note}");
     }
     if let Some(path) = &args.write_baseline {
         if !args.quiet {

@@ -2,7 +2,7 @@
 //! `obj/project.assets.json` and packages folder around the committed
 //! `fixtures/metadata/Acme.Client.dll`) or a legacy project naming the DLL
 //! by `HintPath` gets leaks of package types reported; the same project
-//! without the restore output gets today's report.
+//! without the restore output gets today's report and one note saying so.
 
 mod common;
 
@@ -70,6 +70,8 @@ fn findings(dir: &Path) -> (Vec<(String, u64)>, serde_json::Value, String) {
     (out, json, run.stderr)
 }
 
+const UNRESTORED: &str = "note: no referenced assembly was read";
+
 #[test]
 fn leaks_of_package_types_are_found_and_compiled_specs_honoured() {
     let dll = std::fs::read(fixture().join("Acme.Client.dll")).unwrap();
@@ -81,11 +83,17 @@ fn leaks_of_package_types_are_found_and_compiled_specs_honoured() {
         found,
         vec![("RLC0001".to_string(), 7), ("RLC0001".to_string(), 13)]
     );
-    let _ = stderr;
-    // Without the restore output nothing is known of the package: today's report.
+    assert!(!stderr.contains(UNRESTORED), "{stderr}");
+    // Without the restore output nothing is known of the package: today's
+    // report, and once on standard error (not a finding) how to do better.
     let bare = project(None);
-    let (found, _, _) = findings(bare.path());
+    let (found, json, stderr) = findings(bare.path());
     assert_eq!(found, vec![]);
+    assert_eq!(stderr.matches(UNRESTORED).count(), 1, "{stderr}");
+    assert!(stderr.contains("`dotnet restore`"), "{stderr}");
+    assert!(!json.to_string().contains("no referenced assembly"), "{json}");
+    let quiet = rlc(bare.path(), &["check", "-q", "app"]);
+    assert!(!quiet.stderr.contains(UNRESTORED), "{quiet:?}");
 }
 
 /// A legacy project: `<Reference>`s whose `HintPath` names the DLL are read
@@ -116,7 +124,7 @@ fn legacy_hint_paths_are_read_and_a_missing_one_is_a_note() {
 </Project>"#,
     )
     .unwrap();
-    let (found, json, _) = findings(dir.path());
+    let (found, json, stderr) = findings(dir.path());
     assert_eq!(
         found,
         vec![("RLC0001".to_string(), 7), ("RLC0001".to_string(), 13)]
@@ -131,6 +139,8 @@ fn legacy_hint_paths_are_read_and_a_missing_one_is_a_note() {
     assert_eq!(gone[0]["rule"], "RLC9002");
     assert_eq!(gone[0]["line"], 9);
     assert!(gone[0]["file"].as_str().unwrap().ends_with("App.csproj"));
+    // Not an SDK project: `dotnet restore` would not add anything to read.
+    assert!(!stderr.contains(UNRESTORED), "{stderr}");
 }
 
 #[test]

@@ -63,7 +63,10 @@ fn nothing_on_a_pipe() {
         .lines()
         .partition(|l| l.starts_with("note: no referenced assembly was read"));
     assert_eq!(note.len(), 1, "{}", run.stderr);
-    assert!(rest.is_empty(), "standard error is a pipe: no progress: {rest:?}");
+    assert!(
+        rest.is_empty(),
+        "standard error is a pipe: no progress: {rest:?}"
+    );
     let run = common::rlc(&sample(), &["fix", ".", "-q"]);
     assert_eq!(run.code, Some(0));
     assert_eq!(run.stderr, "");

@@ -277,7 +277,10 @@ fn metadata_cost(sources: &Path, dlls: &Path, runs: usize, infer: bool) {
             .iter()
             .map(|r| {
                 let name = r.file_stem().unwrap_or_default().to_string_lossy();
-                format!("    <Reference Include=\"{name}\" HintPath=\"{}\" />\n", r.display())
+                format!(
+                    "    <Reference Include=\"{name}\" HintPath=\"{}\" />\n",
+                    r.display()
+                )
             })
             .collect();
         let text = format!(

@@ -690,7 +690,7 @@ mod tests {
             &root.join("App/build/obj/project.assets.json"),
             &assets.to_string(),
         );
-        let ws = super::super::discover(&[project.clone()]).unwrap();
+        let ws = super::super::discover(std::slice::from_ref(&project)).unwrap();
         let build = &ws.projects[0].builds[0];
         assert_eq!(build.target_framework.as_deref(), Some("net472"));
         assert_eq!(build.assemblies, [restored, hinted, other, direct]);

@@ -217,7 +217,10 @@ pub struct InitArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum DebugCommand {
-    /// Print the specifications the library model and the file's declarations give.
+    /// Print the specifications the library model and the file's declarations
+    /// give, and where each type they resolve to is declared. The file is
+    /// checked in the nearest project above it (its packages are read), or
+    /// alone.
     Model {
         #[arg(value_name = "FILE")]
         file: PathBuf,

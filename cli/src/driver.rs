@@ -13,7 +13,7 @@ use rlc_core::rules::{Diagnostic, Severity};
 use rlc_core::{CheckOptions, Checker};
 use rlc_core::{FileId, Span};
 use rlc_csharp::frameworks::seed::seed;
-use rlc_csharp::index::Index;
+use rlc_csharp::index::{Index, TypeSource};
 use rlc_csharp::load::{
     LibraryText, Loaded, Lowered, PreparedLibrary, embedded_library, load_prepared, lower_where,
     project_specs, reload,
@@ -588,6 +588,26 @@ pub fn classified_findings(
     )
 }
 
+/// What `check` says once, on standard error, when the run has SDK-style
+/// projects (which `dotnet restore` always gives restore output) and no
+/// build of any project has a referenced assembly to read: the check is
+/// today's, on the library model alone. Not a finding: nothing in the sources
+/// is wrong, and a CI job without restore must not fail for it.
+pub fn unrestored_note(workspace: &rlc_csharp::project::Workspace) -> Option<&'static str> {
+    let restorable = workspace.projects.iter().any(|p| p.is_sdk_style);
+    let read = workspace
+        .projects
+        .iter()
+        .flat_map(|p| &p.builds)
+        .any(|b| !b.assemblies.is_empty());
+    (restorable && !read).then_some(
+        "note: no referenced assembly was read, as no project has restore output \
+         (`obj/project.assets.json`) naming packages found on this machine: the types of \
+         packages and of the framework that rlc-sharp's library model lacks are unknown. \
+         Run `dotnet restore` before the check to have them read.\n",
+    )
+}
+
 /// The front end's statistics for `--stats` (`summary.stats` in JSON).
 pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     let mut types = run.loaded.index.decl_stats.clone();
@@ -623,7 +643,30 @@ pub fn stats(run: &CheckRun) -> serde_json::Map<String, serde_json::Value> {
     m.insert("calls".into(), s.calls.into());
     m.insert("calls_resolved".into(), s.calls_resolved.into());
     m.insert("types_resolved".into(), types.resolved.into());
+    // By where the type is declared.
+    m.insert(
+        "types_resolved_repository".into(),
+        (types.resolved - types.resolved_metadata - types.resolved_model).into(),
+    );
+    m.insert(
+        "types_resolved_metadata".into(),
+        types.resolved_metadata.into(),
+    );
+    m.insert("types_resolved_model".into(), types.resolved_model.into());
     m.insert("types_unresolved".into(), types.unresolved.into());
+    // Types declared from referenced assemblies, by the assembly's generated file.
+    let index = &run.loaded.index;
+    let mut per_assembly: FxHashMap<FileId, u64> = FxHashMap::default();
+    for t in 0..index.types.len() as u32 {
+        if let TypeSource::Metadata(file) = index.type_source(rlc_core::program::TypeId(t)) {
+            *per_assembly.entry(file).or_default() += 1;
+        }
+    }
+    m.insert(
+        "metadata_types".into(),
+        per_assembly.values().sum::<u64>().into(),
+    );
+    m.insert("metadata_assemblies".into(), per_assembly.len().into());
     m.insert(
         "unknown_types".into(),
         unknown
@@ -719,7 +762,8 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
         "files: {}, lines: {} ({} active), files with syntax errors: {} ({:.2}%)\n\
          configurations: {} project builds, analysed as {} compilations; {} file variants parsed\n\
          calls resolved: {}/{} ({:.1}%)\n\
-         type names resolved: {}/{} ({:.1}%)\n",
+         type names resolved: {}/{} ({:.1}%): {} to the repository's types, {} to referenced assemblies' (metadata), {} to the library model's\n\
+         types declared from referenced assemblies: {} (from {} {})\n",
         n("files"),
         n("lines"),
         n("lines_active"),
@@ -737,6 +781,16 @@ pub fn stats_text(stats: &serde_json::Map<String, serde_json::Value>) -> String 
             n("types_resolved"),
             n("types_resolved") + n("types_unresolved")
         ),
+        n("types_resolved_repository"),
+        n("types_resolved_metadata"),
+        n("types_resolved_model"),
+        n("metadata_types"),
+        n("metadata_assemblies"),
+        if n("metadata_assemblies") == 1 {
+            "assembly"
+        } else {
+            "assemblies"
+        },
     );
     if let Some(serde_json::Value::Array(builds)) = stats.get("builds")
         && !builds.is_empty()

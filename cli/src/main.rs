@@ -130,11 +130,15 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         summary.baseline = Some(counts);
     }
     let report = render_report(&run, &findings, &summary, &args, color);
+    let unrestored = driver::unrestored_note(&run.workspace).filter(|_| !args.quiet);
     // The process ends next: freeing the run's millions of allocations one by
     // one took a second of a large check, serially, for nothing.
     std::mem::forget(run);
     if let Err(e) = emit(args.output.as_deref(), &report) {
         return fail(&e);
+    }
+    if let Some(note) = unrestored {
+        eprint!("{note}");
     }
     if let Some(path) = &args.write_baseline {
         if !args.quiet {
@@ -234,28 +238,62 @@ fn init(args: InitArgs) -> ExitCode {
     exit::code(Outcome::Done)
 }
 
+/// The `.csproj` files of the nearest directory above `file` that has any.
+fn enclosing_projects(file: &Path) -> Vec<PathBuf> {
+    for dir in file.ancestors().skip(1) {
+        let mut projects: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| {
+                p.is_file()
+                    && p.extension()
+                        .is_some_and(|e| e.eq_ignore_ascii_case("csproj"))
+            })
+            .collect();
+        if !projects.is_empty() {
+            projects.sort();
+            return projects;
+        }
+    }
+    Vec::new()
+}
+
 fn debug(cmd: DebugCommand) -> ExitCode {
     let (file, method, ir) = match cmd {
         DebugCommand::Model { file } => (file, None, false),
         DebugCommand::Ir { file, method } => (file, method, true),
     };
-    let opts = RunOptions {
-        paths: vec![file.clone()],
-        infer: true,
-        ..Default::default()
+    let wanted = std::fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+    let find = |run: &driver::CheckRun| {
+        run.index()
+            .files
+            .iter()
+            .find(|f| std::fs::canonicalize(&f.source.path).is_ok_and(|p| p == wanted))
+            .map(|f| f.source.id)
     };
-    let run = match driver::run(&opts) {
-        Ok(run) => run,
-        Err(e) => return fail(&e.to_string()),
-    };
-    let wanted = std::fs::canonicalize(&file).unwrap_or(file);
-    let Some(id) = run
-        .index()
-        .files
-        .iter()
-        .find(|f| std::fs::canonicalize(&f.source.path).is_ok_and(|p| p == wanted))
-        .map(|f| f.source.id)
-    else {
+    // In its project, so that its references and packages resolve as in its
+    // build; alone when no project nearby compiles it.
+    let mut found = None;
+    for paths in [enclosing_projects(&wanted), vec![file.clone()]] {
+        if paths.is_empty() {
+            continue;
+        }
+        let opts = RunOptions {
+            paths,
+            infer: true,
+            ..Default::default()
+        };
+        let run = match driver::run(&opts) {
+            Ok(run) => run,
+            Err(e) => return fail(&e.to_string()),
+        };
+        if let Some(id) = find(&run) {
+            found = Some((run, id));
+            break;
+        }
+    }
+    let Some((run, id)) = found else {
         return fail("the file is not part of the checked sources");
     };
     let text = if ir {

@@ -1,7 +1,8 @@
 //! Referenced assemblies read from metadata: a restored project (a hand-made
 //! `obj/project.assets.json` and packages folder around the committed
-//! `fixtures/metadata/Acme.Client.dll`) gets leaks of package types reported;
-//! the same project without the restore output gets today's report.
+//! `fixtures/metadata/Acme.Client.dll`) or a legacy project naming the DLL
+//! by `HintPath` gets leaks of package types reported; the same project
+//! without the restore output gets today's report and one note saying so.
 
 mod common;
 
@@ -43,8 +44,9 @@ fn project(dll: Option<&[u8]>) -> tempfile::TempDir {
     dir
 }
 
-/// (rule, line) of each finding of `check --format json`.
-fn findings(dir: &Path) -> (Vec<(String, u64)>, serde_json::Value) {
+/// (rule, line) of each finding of `check --format json` in Program.cs,
+/// the whole report, and standard error.
+fn findings(dir: &Path) -> (Vec<(String, u64)>, serde_json::Value, String) {
     let run = rlc(dir, &["check", "--format", "json", "app"]);
     let json: serde_json::Value = serde_json::from_str(&run.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
@@ -65,24 +67,93 @@ fn findings(dir: &Path) -> (Vec<(String, u64)>, serde_json::Value) {
         })
         .collect();
     out.sort();
-    (out, json)
+    (out, json, run.stderr)
 }
+
+/// `new Connection`, `ConnectionFactory.Open` and `new Session` leak.
+fn leaks() -> Vec<(String, u64)> {
+    [7, 13, 31]
+        .into_iter()
+        .map(|l| ("RLC0001".to_string(), l))
+        .collect()
+}
+
+const UNRESTORED: &str = "note: no referenced assembly was read";
 
 #[test]
 fn leaks_of_package_types_are_found_and_compiled_specs_honoured() {
     let dll = std::fs::read(fixture().join("Acme.Client.dll")).unwrap();
     let restored = project(Some(&dll));
-    let (found, _) = findings(restored.path());
-    // `new Connection` and `ConnectionFactory.Open` leak; `using` disposes;
-    // `Pool.Borrow` is `[return: NotOwning]` in the package.
-    assert_eq!(
-        found,
-        vec![("RLC0001".to_string(), 7), ("RLC0001".to_string(), 13)]
-    );
-    // Without the restore output nothing is known of the package: today's report.
+    let (found, _, stderr) = findings(restored.path());
+    // `using` disposes; `Pool.Borrow` is `[return: NotOwning]` in the
+    // package; `Session` is `[MustCall("Close")]` there.
+    assert_eq!(found, leaks());
+    assert!(!stderr.contains(UNRESTORED), "{stderr}");
+    // Without the restore output nothing is known of the package: today's
+    // report, and once on standard error (not a finding) how to do better.
     let bare = project(None);
-    let (found, _) = findings(bare.path());
+    let (found, json, stderr) = findings(bare.path());
     assert_eq!(found, vec![]);
+    assert_eq!(stderr.matches(UNRESTORED).count(), 1, "{stderr}");
+    assert!(stderr.contains("`dotnet restore`"), "{stderr}");
+    assert!(
+        !json.to_string().contains("no referenced assembly"),
+        "{json}"
+    );
+    let quiet = rlc(bare.path(), &["check", "-q", "app"]);
+    assert!(!quiet.stderr.contains(UNRESTORED), "{quiet:?}");
+}
+
+/// A legacy project: `<Reference>`s whose `HintPath` names the DLL are read
+/// like packages; one whose `HintPath` names nothing is a located note.
+#[test]
+fn legacy_hint_paths_are_read_and_a_missing_one_is_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    let lib = dir.path().join("packages/Acme.Client.1.0.0/lib/net45");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::copy(
+        fixture().join("Acme.Client.dll"),
+        lib.join("Acme.Client.dll"),
+    )
+    .unwrap();
+    std::fs::copy(fixture().join("app/Program.cs"), app.join("Program.cs")).unwrap();
+    std::fs::write(
+        app.join("App.csproj"),
+        r#"<Project ToolsVersion="15.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <Import Project="$(MSBuildExtensionsPath)\$(MSBuildToolsVersion)\Microsoft.Common.props" />
+  <PropertyGroup><TargetFrameworkVersion>v4.7.2</TargetFrameworkVersion></PropertyGroup>
+  <ItemGroup>
+    <Reference Include="System" />
+    <Reference Include="Acme.Client, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null">
+      <HintPath>..\packages\Acme.Client.1.0.0\lib\net45\Acme.Client.dll</HintPath>
+    </Reference>
+    <Reference Include="Gone"><HintPath>..\packages\Gone.2.0.0\lib\net45\Gone.dll</HintPath></Reference>
+  </ItemGroup>
+  <ItemGroup><Compile Include="Program.cs" /></ItemGroup>
+  <Import Project="$(MSBuildToolsPath)\Microsoft.CSharp.targets" />
+</Project>"#,
+    )
+    .unwrap();
+    let (found, json, stderr) = findings(dir.path());
+    assert_eq!(found, leaks());
+    let gone: Vec<&serde_json::Value> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("Gone.dll"))
+        })
+        .collect();
+    assert_eq!(gone.len(), 1, "{json}");
+    assert_eq!(gone[0]["rule"], "RLC9002");
+    assert_eq!(gone[0]["line"], 9);
+    assert!(gone[0]["file"].as_str().unwrap().ends_with("App.csproj"));
+    // Not an SDK project: `dotnet restore` would not add anything to read.
+    assert!(!stderr.contains(UNRESTORED), "{stderr}");
 }
 
 #[test]
@@ -91,7 +162,7 @@ fn a_truncated_assembly_is_a_located_warning_and_the_run_goes_on() {
     // The metadata lies in .text, at 0x200..0x800 of the file.
     for cut in [0, 64, 0x300, 0x600] {
         let dir = project(Some(&dll[..cut]));
-        let (found, json) = findings(dir.path());
+        let (found, json, _) = findings(dir.path());
         assert_eq!(found, vec![], "cut at {cut}");
         let text = json.to_string();
         assert!(
@@ -99,4 +170,109 @@ fn a_truncated_assembly_is_a_located_warning_and_the_run_goes_on() {
             "cut at {cut}: {text}"
         );
     }
+}
+
+/// Where facts and types came from: the finding that relies on a compiled
+/// attribute names the assembly, `--stats` counts types by source, and
+/// `debug model` says where each type is declared.
+#[test]
+fn provenance_of_metadata_facts_and_types() {
+    let dll = std::fs::read(fixture().join("Acme.Client.dll")).unwrap();
+    let restored = project(Some(&dll));
+    let (_, json, _) = findings(restored.path());
+    let session = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["line"] == 31)
+        .unwrap_or_else(|| panic!("{json}"));
+    let fact = session["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "metadata")
+        .unwrap_or_else(|| panic!("{session}"));
+    assert_eq!(fact["assembly"], "Acme.Client.dll", "{fact}");
+    assert!(fact["fact"].as_str().unwrap().contains("Close"), "{fact}");
+
+    let human = rlc(restored.path(), &["check", "app"]);
+    assert!(
+        human.stdout.contains("(metadata: Acme.Client.dll)"),
+        "{}",
+        human.stdout
+    );
+    assert!(
+        !human.stdout.contains("<referenced assemblies>"),
+        "{}",
+        human.stdout
+    );
+
+    let stats = rlc(restored.path(), &["check", "--stats", "app"]);
+    assert!(
+        stats
+            .stderr
+            .contains("types declared from referenced assemblies: 4 (from 1 assembly)"),
+        "{}",
+        stats.stderr
+    );
+    let line = stats
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("type names resolved:"))
+        .unwrap();
+    assert!(
+        line.contains(" to referenced assemblies' (metadata)"),
+        "{line}"
+    );
+    let json = rlc(
+        restored.path(),
+        &["check", "--stats", "--format", "json", "app"],
+    );
+    let json: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let s = &json["summary"]["stats"];
+    assert!(s["types_resolved_metadata"].as_u64().unwrap() > 0, "{s}");
+    assert_eq!(
+        s["types_resolved"].as_u64().unwrap(),
+        s["types_resolved_repository"].as_u64().unwrap()
+            + s["types_resolved_metadata"].as_u64().unwrap()
+            + s["types_resolved_model"].as_u64().unwrap(),
+        "{s}"
+    );
+    // Without the package its types are unknown, and counted as such.
+    let bare = project(None);
+    let stats = rlc(bare.path(), &["check", "--stats", "app"]);
+    assert!(
+        stats
+            .stderr
+            .contains("types declared from referenced assemblies: 0 (from 0 assemblies)"),
+        "{}",
+        stats.stderr
+    );
+
+    let model = rlc(restored.path(), &["debug", "model", "app/Program.cs"]);
+    let sources: Vec<&str> = model
+        .stdout
+        .lines()
+        .skip_while(|l| *l != "types, by where they are declared")
+        .collect();
+    for expected in [
+        "  Acme.Client.Connection: metadata (Acme.Client.dll)",
+        "  Acme.Client.Session: metadata (Acme.Client.dll)",
+    ] {
+        assert!(sources.contains(&expected), "{expected}: {}", model.stdout);
+    }
+    assert!(
+        sources
+            .iter()
+            .any(|l| l.starts_with("  Program: repository (") && l.ends_with("Program.cs)")),
+        "{}",
+        model.stdout
+    );
+    assert!(
+        sources
+            .iter()
+            .any(|l| l.starts_with("  System.String: library model (<library>/")),
+        "{}",
+        model.stdout
+    );
 }

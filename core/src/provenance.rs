@@ -14,6 +14,10 @@ pub enum Provenance {
     Source(Span),
     /// The embedded .NET library model.
     Library,
+    /// An attribute compiled into a referenced assembly: this place of the
+    /// C# declarations generated from its metadata (whose file name is the
+    /// assembly's).
+    Metadata(Span),
     /// The user's `rlc-sharp.toml`.
     Config,
     /// Inferred by the rule `rule`; `evidence` is the code that made it fire.
@@ -28,13 +32,16 @@ impl Provenance {
     pub fn is_stated(&self) -> bool {
         matches!(
             self,
-            Provenance::Source(_) | Provenance::Library | Provenance::Config
+            Provenance::Source(_)
+                | Provenance::Library
+                | Provenance::Metadata(_)
+                | Provenance::Config
         )
     }
     /// Specs about the program's own code, which the checker verifies against
     /// its bodies: written ones and inferred ones alike, so that `check` with
     /// inference reports what `check --no-infer` reports after the patch.
-    /// The library model and the defaults are trusted.
+    /// The library model, referenced assemblies and the defaults are trusted.
     pub fn is_verified(&self) -> bool {
         matches!(
             self,

@@ -395,13 +395,13 @@ pub fn load_prepared(
         });
     }
     // Referenced assemblies: each read once, the types the sources name
-    // declared as C# after the sources' files.
-    if let Some(stubs) = referenced_types(projects, &plan, &library_index, &mut notes) {
+    // declared as C# after the sources' files, one file per assembly.
+    for stubs in referenced_types(projects, &plan, &library_index, &mut notes) {
         let id = FileId((first_id + files.len()) as u32);
         file_units.push(None);
         parse_options.push(None);
         files.push(FileEntry {
-            source: SourceFile::new(id, PathBuf::from(METADATA_FILE), stubs.text.as_str()),
+            source: SourceFile::new(id, stubs.path, stubs.text.as_str()),
             syntax: Arc::new(stubs.syntax),
             origin: Origin::Library,
         });
@@ -917,23 +917,22 @@ pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
         .collect()
 }
 
-/// The name of the generated file that declares referenced assemblies' types.
-pub const METADATA_FILE: &str = "<referenced assemblies>";
-
 struct MetadataStubs {
+    /// [`crate::metadata::METADATA_FILE`]`/<the assembly's file name>`.
+    path: PathBuf,
     text: String,
     syntax: FileSyntax,
 }
 
 /// Reads the builds' referenced assemblies (in parallel, each once) and
-/// declares the types the sources name, and what those need, as C#; types
-/// the library model defines are left to it. None without assemblies.
+/// declares the types the sources name, and what those need, as C#, one
+/// file per assembly; types the library model defines are left to it.
 fn referenced_types(
     projects: &[ProjectSpec],
     plan: &frameworks::Plan,
     library: &Index,
     notes: &mut Vec<LoadNote>,
-) -> Option<MetadataStubs> {
+) -> Vec<MetadataStubs> {
     let mut paths: Vec<&PathBuf> = projects
         .iter()
         .flat_map(|p| &p.builds)
@@ -942,7 +941,7 @@ fn referenced_types(
     let mut seen = FxHashSet::default();
     paths.retain(|p| seen.insert(*p));
     if paths.is_empty() {
-        return None;
+        return Vec::new();
     }
     let read: Vec<Result<crate::metadata::Assembly, String>> = paths
         .par_iter()
@@ -956,7 +955,7 @@ fn referenced_types(
     let mut assemblies = Vec::new();
     for (path, result) in paths.iter().zip(read) {
         match result {
-            Ok(a) => assemblies.push(a),
+            Ok(a) => assemblies.push((*path, a)),
             Err(message) => notes.push(LoadNote {
                 rule: RuleId::UnreadableSource,
                 path: (*path).clone(),
@@ -977,12 +976,17 @@ fn referenced_types(
     let model: FxHashSet<String> = (0..library.types.len())
         .map(|t| library.metadata_key(TypeId(t as u32)))
         .collect();
-    let refs: Vec<&crate::metadata::Assembly> = assemblies.iter().collect();
-    let (text, count) =
-        crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model);
-    if count == 0 {
-        return None;
-    }
-    let syntax = parse_file(&text, &ParseOptions::default());
-    Some(MetadataStubs { text, syntax })
+    let refs: Vec<&crate::metadata::Assembly> = assemblies.iter().map(|(_, a)| a).collect();
+    let texts = crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model);
+    texts
+        .into_par_iter()
+        .map(|(a, text)| {
+            let name = assemblies[a].0.file_name().unwrap_or_default();
+            MetadataStubs {
+                path: Path::new(crate::metadata::METADATA_FILE).join(name),
+                syntax: parse_file(&text, &ParseOptions::default()),
+                text,
+            }
+        })
+        .collect()
 }

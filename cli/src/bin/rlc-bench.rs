@@ -18,9 +18,17 @@
 //!
 //! instead prints the cost of one method by its size: 100 to 5,000 sequential
 //! `using var` declarations, and as many locals disposed at the end.
+//!
+//!     cargo run --release --bin rlc-bench -- SOURCES --metadata DLLS [--threads N] [--runs N]
+//!
+//! instead measures what reading referenced assemblies costs: it generates
+//! two projects in a temporary directory that compile every C# file under
+//! SOURCES, one of them also referencing every DLL in DLLS by `HintPath`
+//! (`/usr/lib/mono/4.5`: every mono 4.5 assembly), and alternates their full
+//! checks `--runs` times: the medians and their ratio.
 
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -31,7 +39,7 @@ use rlc_sharp::progress::Progress;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "usage: rlc-bench PATH [--threads N] [--no-infer] [--runs N] | --method-curve";
+const USAGE: &str = "usage: rlc-bench PATH [--metadata DLLS] [--threads N] [--no-infer] [--runs N] | --method-curve";
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -39,8 +47,10 @@ fn main() {
     let mut threads = None;
     let mut infer = true;
     let mut runs = 3usize;
+    let mut metadata = None;
     while let Some(a) = args.next() {
         match a.as_str() {
+            "--metadata" => metadata = args.next().map(PathBuf::from),
             "--threads" => threads = args.next().and_then(|n| n.parse::<usize>().ok()),
             "--runs" => runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(0),
             "--no-infer" => infer = false,
@@ -69,6 +79,9 @@ fn main() {
         eprintln!("cannot set up {n} threads: {e}");
     }
     print_machine();
+    if let Some(dlls) = metadata {
+        return metadata_cost(&path, &dlls, runs, infer);
+    }
     let opts = RunOptions {
         paths: vec![path.clone()],
         infer,
@@ -242,6 +255,121 @@ fn median_timings(runs: &[PhaseTimings]) -> PhaseTimings {
     }
 }
 
+/// `--metadata`: full checks of the sources under `sources` without and
+/// with every DLL of `dlls` referenced, alternating; medians and their ratio.
+fn metadata_cost(sources: &Path, dlls: &Path, runs: usize, infer: bool) {
+    let exit = |message: String| -> ! {
+        eprintln!("error: {message}");
+        std::process::exit(2);
+    };
+    let sources = std::path::absolute(sources).unwrap_or_else(|e| exit(e.to_string()));
+    let mut references: Vec<PathBuf> = std::fs::read_dir(dlls)
+        .unwrap_or_else(|e| exit(format!("{}: {e}", dlls.display())))
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dll")))
+        .map(|p| std::path::absolute(&p).unwrap_or(p))
+        .collect();
+    references.sort();
+    let dir = std::env::temp_dir().join(format!("rlc-bench-metadata-{}", std::process::id()));
+    // The same project twice: without references, and with a `HintPath` to each DLL.
+    let project = |name: &str, refs: &[PathBuf]| -> PathBuf {
+        let items: String = refs
+            .iter()
+            .map(|r| {
+                let name = r.file_stem().unwrap_or_default().to_string_lossy();
+                format!(
+                    "    <Reference Include=\"{name}\" HintPath=\"{}\" />\n",
+                    r.display()
+                )
+            })
+            .collect();
+        let text = format!(
+            "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net472</TargetFramework>\n    <EnableDefaultCompileItems>false</EnableDefaultCompileItems>\n  </PropertyGroup>\n  <ItemGroup>\n    <Compile Include=\"{}/**/*.cs\" />\n{items}  </ItemGroup>\n</Project>\n",
+            sources.display()
+        );
+        let file = dir.join(name).join("Bench.csproj");
+        std::fs::create_dir_all(dir.join(name))
+            .and_then(|()| std::fs::write(&file, text))
+            .unwrap_or_else(|e| exit(format!("{}: {e}", file.display())));
+        file
+    };
+    let without = project("without", &[]);
+    let with = project("with", &references);
+    let opts = |p: &PathBuf| RunOptions {
+        paths: vec![p.clone()],
+        infer,
+        ..Default::default()
+    };
+    let (mut plain, mut read) = (Vec::new(), Vec::new());
+    let mut last = None;
+    for _ in 0..runs {
+        for (project, walls) in [(&without, &mut plain), (&with, &mut read)] {
+            drop(last.take());
+            let (t, cpu) = (Instant::now(), cpu_time());
+            let run = run_observed(&opts(project), &mut |_| {}, &Progress::hidden())
+                .unwrap_or_else(|e| exit(e.to_string()));
+            let cpu = cpu_time().zip(cpu).map(|(b, a)| b.saturating_sub(a));
+            walls.push((t.elapsed(), cpu.unwrap_or_default(), run.diagnostics.len()));
+            last = Some(run);
+        }
+    }
+    let Some(run) = last else { return };
+    let index = &run.loaded.index;
+    let declared = (0..index.types.len() as u32)
+        .filter(|&t| {
+            matches!(
+                index.type_source(rlc_core::program::TypeId(t)),
+                rlc_csharp::index::TypeSource::Metadata(_)
+            )
+        })
+        .count();
+    type Walls = [(Duration, Duration, usize)];
+    let median_of = |walls: &Walls, f: fn(&(Duration, Duration, usize)) -> Duration| {
+        median(&walls.iter().map(f).collect::<Vec<_>>()).as_secs_f64()
+    };
+    let (a, b) = (median_of(&plain, |w| w.0), median_of(&read, |w| w.0));
+    let (ca, cb) = (median_of(&plain, |w| w.1), median_of(&read, |w| w.1));
+    println!(
+        "input          {} ({} files, {:.1} MB, {} lines)",
+        sources.display(),
+        run.source_files(),
+        run.loaded.bytes as f64 / 1e6,
+        run.loaded.lines
+    );
+    println!(
+        "assemblies     {} from {} ({declared} types declared from them)",
+        references.len(),
+        dlls.display()
+    );
+    println!("threads        {}", rayon::current_num_threads());
+    println!("runs           {runs} (without and with alternating; medians)");
+    let each = |walls: &Walls| {
+        walls
+            .iter()
+            .map(|w| format!("{:.2}/{:.2}", w.0.as_secs_f64(), w.1.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("               wall      cpu (user+system)");
+    println!(
+        "without        {a:>7.3} s {ca:>7.3} s   ({} findings; wall/cpu of each run: {})",
+        plain[0].2,
+        each(&plain)
+    );
+    println!(
+        "with           {b:>7.3} s {cb:>7.3} s   ({} findings; wall/cpu of each run: {})",
+        read[0].2,
+        each(&read)
+    );
+    println!(
+        "ratio          {:>7.3} x {:>7.3} x (with / without)",
+        b / a.max(1e-9),
+        cb / ca.max(1e-9)
+    );
+    // Best effort: a leftover in the temporary directory harms nothing.
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The statements of a method of N disposables (each opened by the given expression).
 type Shape = fn(usize, &str) -> String;
 
@@ -330,6 +458,17 @@ fn print_machine() {
         .map(|n| n.get())
         .unwrap_or(1);
     println!("machine        {cpu}, {cores} cores, {mem} RAM");
+}
+
+/// The process's CPU time so far, user and system (Linux only): on a shared
+/// machine it varies less than the wall clock with the other jobs' load.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // In USER_HZ, 100 per second on every Linux ABI.
+    Some(Duration::from_millis(ticks * 10))
 }
 
 /// The process's memory high-water mark in KB (Linux only).

@@ -9,7 +9,9 @@ use rlc_core::program::Provenance;
 use rlc_core::rules::{Diagnostic, Severity, SpecFact};
 
 use super::excerpt::Windowed;
-use super::{Counts, Sources, Summary, Text, emit, frameworks_note, headline, is_input_note};
+use super::{
+    Counts, Sources, Summary, Text, assembly_name, emit, frameworks_note, headline, is_input_note,
+};
 use crate::findings::{Finding, TestCode};
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -111,6 +113,12 @@ fn fact_text(f: &SpecFact, sources: &Sources<'_>) -> String {
         Provenance::Default => "default".to_string(),
         Provenance::Source(span) => format!("written at {}", at(*span)),
         Provenance::Library => "library model".to_string(),
+        Provenance::Metadata(span) => format!(
+            "metadata: {}",
+            sources
+                .name(span.file)
+                .map_or_else(|| "a referenced assembly".to_owned(), assembly_name)
+        ),
         Provenance::Config => "rlc-sharp.toml".to_string(),
         Provenance::Inferred { evidence, .. } => {
             // "taken as [Owning] because the method disposes it, at Foo.cs:42"

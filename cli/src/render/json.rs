@@ -10,7 +10,7 @@ use rlc_core::rules::SpecFact;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Counts, Sources, Summary};
+use super::{Counts, Sources, Summary, assembly_name};
 use crate::findings::{Finding as Reported, Suppressions, TestCode};
 
 pub const VERSION: u32 = 1;
@@ -68,6 +68,9 @@ struct Fact<'a> {
     rule: Option<&'static str>,
     reason: Option<&'a str>,
     location: Option<Position<'a>>,
+    /// For `metadata`: the referenced assembly's file name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assembly: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -195,8 +198,13 @@ fn fact<'a>(f: &'a SpecFact, sources: &'a Sources<'_>) -> Fact<'a> {
         Provenance::Default => ("default", None, None),
         Provenance::Source(span) => ("source", None, Some(*span)),
         Provenance::Library => ("library", None, None),
+        Provenance::Metadata(_) => ("metadata", None, None),
         Provenance::Config => ("config", None, None),
         Provenance::Inferred { rule, evidence } => ("inferred", Some(rule.name()), Some(*evidence)),
+    };
+    let assembly = match &f.provenance {
+        Provenance::Metadata(span) => sources.name(span.file).map(assembly_name),
+        _ => None,
     };
     Fact {
         fact: &f.fact,
@@ -204,6 +212,7 @@ fn fact<'a>(f: &'a SpecFact, sources: &'a Sources<'_>) -> Fact<'a> {
         rule,
         reason: f.reason.as_deref(),
         location: at.map(|span| position(span, sources)),
+        assembly,
     }
 }
 

@@ -244,12 +244,20 @@ impl Default for Sources<'_> {
 
 fn spans_of(d: &Diagnostic) -> impl Iterator<Item = Span> + '_ {
     let facts = d.facts.iter().filter_map(|f| match f.provenance {
-        Provenance::Source(span) | Provenance::Inferred { evidence: span, .. } => Some(span),
+        Provenance::Source(span)
+        | Provenance::Metadata(span)
+        | Provenance::Inferred { evidence: span, .. } => Some(span),
         Provenance::Default | Provenance::Library | Provenance::Config => None,
     });
     std::iter::once(d.primary.span)
         .chain(d.secondary.iter().map(|l| l.span))
         .chain(facts)
+}
+
+/// The assembly a [`Provenance::Metadata`] fact is from, by the name of its
+/// generated file: `Acme.Client.dll`.
+pub fn assembly_name(file: &str) -> String {
+    file.rsplit(['/', '\\']).next().unwrap_or(file).to_owned()
 }
 
 /// `path` relative to `root` with `/` separators; `path` as given (with `/`)

@@ -9,7 +9,7 @@ use rlc_core::rules::{Label, Severity};
 use rlc_core::rules::{RULES, Rule};
 use serde_json::{Map, Value, json};
 
-use super::{Counts, Sources, Summary, encode_path};
+use super::{Counts, Sources, Summary, assembly_name, encode_path};
 use crate::findings::Finding;
 
 pub const SCHEMA: &str =
@@ -250,6 +250,7 @@ fn result(
                 Provenance::Source(span) | Provenance::Inferred { evidence: span, .. } => {
                     sources.location(span)
                 }
+                Provenance::Metadata(span) => sources.name(span.file).map(assembly_name),
                 Provenance::Default | Provenance::Library | Provenance::Config => None,
             };
             json!({"fact": f.fact, "reason": f.reason, "at": at})

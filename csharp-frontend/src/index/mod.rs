@@ -218,10 +218,25 @@ pub struct ResolvedUsings {
     pub aliases: FxHashMap<Name, Resolved>,
 }
 
+/// Where a type is declared ([`Index::type_source`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TypeSource {
+    /// The checked sources.
+    Repository,
+    /// A referenced assembly, declared in this generated file.
+    Metadata(FileId),
+    /// rlc-sharp's library model (or the user's `[[type]]`s).
+    Model,
+}
+
 /// Counters of what name resolution in declarations could and could not resolve.
 #[derive(Debug, Default, Clone)]
 pub struct TypeRefStats {
+    /// Type names resolved, from any source; of them, to types of
+    /// referenced assemblies and to types of the library model.
     pub resolved: u64,
+    pub resolved_metadata: u64,
+    pub resolved_model: u64,
     pub unresolved: u64,
     /// Unresolved type names with how often they were used.
     pub unknown: FxHashMap<SmolStr, u64>,
@@ -230,6 +245,8 @@ pub struct TypeRefStats {
 impl TypeRefStats {
     pub fn merge(&mut self, other: &TypeRefStats) {
         self.resolved += other.resolved;
+        self.resolved_metadata += other.resolved_metadata;
+        self.resolved_model += other.resolved_model;
         self.unresolved += other.unresolved;
         for (k, v) in &other.unknown {
             *self.unknown.entry(k.clone()).or_default() += v;
@@ -325,6 +342,21 @@ impl Index {
         binding: crate::hir::BindingId,
     ) -> Option<MemberId> {
         self.local_functions.get(&(file, body, binding)).copied()
+    }
+
+    /// Where a type is declared: the checked sources, a referenced
+    /// assembly (with the generated file that declares it) or the library model.
+    pub fn type_source(&self, t: TypeId) -> TypeSource {
+        let data = self.ty(t);
+        match (data.origin, data.parts.first()) {
+            (Origin::Project(_), _) => TypeSource::Repository,
+            (Origin::Library, Some(part))
+                if crate::metadata::is_metadata_file(&self.file(part.file).source.path) =>
+            {
+                TypeSource::Metadata(part.file)
+            }
+            (Origin::Library, _) => TypeSource::Model,
+        }
     }
 
     /// Whether code of `from` may see declarations of `origin`.

@@ -7,7 +7,7 @@ use rlc_core::FileId;
 use rlc_core::program::TypeId;
 
 use super::ty::{ParamOwner, Ty};
-use super::{GLOBAL_NS, Index, MemberId, NsId, Origin, ResolvedUsings, TypeRefStats};
+use super::{GLOBAL_NS, Index, MemberId, NsId, Origin, ResolvedUsings, TypeRefStats, TypeSource};
 use crate::hir::{Name, PathSegment, Predefined, ScopeId, TypeRef};
 
 /// What a name resolved to.
@@ -103,6 +103,13 @@ impl Index {
             } => match self.resolve_path(ctx, qualifier.as_ref(), segments, stats) {
                 Some(Resolved::Type(t)) => {
                     stats.resolved += 1;
+                    if let Ty::Named { def, .. } = &t {
+                        match self.type_source(*def) {
+                            TypeSource::Repository => {}
+                            TypeSource::Metadata(_) => stats.resolved_metadata += 1,
+                            TypeSource::Model => stats.resolved_model += 1,
+                        }
+                    }
                     t
                 }
                 _ => {

@@ -127,9 +127,13 @@ impl Index {
     }
 
     fn provenance(&self, origin: Origin, file: rlc_core::FileId, attr: &Attribute) -> Provenance {
+        let span = self.span_of(file, attr.range);
         match origin {
+            Origin::Library if crate::metadata::is_metadata_file(&self.file(file).source.path) => {
+                Provenance::Metadata(span)
+            }
             Origin::Library => Provenance::Library,
-            Origin::Project(_) => Provenance::Source(self.span_of(file, attr.range)),
+            Origin::Project(_) => Provenance::Source(span),
         }
     }
 

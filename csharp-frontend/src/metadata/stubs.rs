@@ -12,12 +12,13 @@ use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam
 
 /// The C# text of the types `wanted` selects from `assemblies`, skipping the
 /// keys in `model` (and the types nested in them); the first assembly that
-/// defines a key wins. Returns the text and how many types it declares.
+/// defines a key wins. One text per assembly that declares any (with its
+/// index), so that each type's declaration says which assembly it is from.
 pub fn generate(
     assemblies: &[&Assembly],
     wanted: &dyn Fn(&str) -> bool,
     model: &FxHashSet<String>,
-) -> (String, usize) {
+) -> Vec<(usize, String)> {
     let mut by_key: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
     for (a, asm) in assemblies.iter().enumerate() {
         for (t, ty) in asm.types.iter().enumerate() {
@@ -82,16 +83,15 @@ pub fn generate(
             );
         }
     }
-    let mut out = String::new();
-    let mut count = 0;
+    let mut texts = Vec::new();
     for (a, asm) in assemblies.iter().enumerate() {
+        let mut out = String::new();
         let mut nested: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         let mut top = Vec::new();
         for t in 0..asm.types.len() {
             if !selected.contains(&(a, t)) {
                 continue;
             }
-            count += 1;
             match asm.types[t].outer {
                 Some(o) => nested.entry(o).or_default().push(t),
                 None => top.push(t),
@@ -110,8 +110,11 @@ pub fn generate(
                 let _ = writeln!(out, "namespace {ns} {{\n{decl}}}");
             }
         }
+        if !out.is_empty() {
+            texts.push((a, out));
+        }
     }
-    (out, count)
+    texts
 }
 
 /// `Outer`1+Inner` -> `Inner`; ``List`1`` -> `List`.

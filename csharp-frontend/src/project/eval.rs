@@ -1,8 +1,8 @@
 //! One MSBuild evaluation of a project for one set of global properties:
 //! pass 1 runs properties, imports and `Choose` in document order (the SDK's
 //! props, the project, the SDK's targets); pass 2 runs the `Compile`,
-//! `Using` and `ProjectReference` items in document order against the final
-//! properties, as MSBuild does.
+//! `Using`, `ProjectReference` and `Reference` items in document order
+//! against the final properties, as MSBuild does.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,6 +50,9 @@ pub(crate) struct Evaluation {
     /// The packages (`<PackageReference>`) and assemblies (`<Reference>`,
     /// simple names) it references; only test-project detection reads them.
     pub packages: Vec<String>,
+    /// The existing files of `<Reference>`s with a `HintPath` (or a path to a
+    /// DLL as `Include`), in document order, each once.
+    pub assemblies: Vec<PathBuf>,
     pub notes: Vec<ProjectNote>,
 }
 
@@ -718,6 +721,10 @@ impl Evaluator<'_> {
                 "compile" => self.compile_item(&item.element, &loc, taint, &mut compile_seen),
                 "using" => self.using_item(&item.element, &loc, taint),
                 "projectreference" => self.reference_item(&item.element, &loc, taint),
+                "reference" => {
+                    self.package_item(&item.element, &loc);
+                    self.assembly_item(&item.element, &loc, taint);
+                }
                 _ => self.package_item(&item.element, &loc),
             }
         }
@@ -977,6 +984,51 @@ impl Evaluator<'_> {
             {
                 self.out.packages.push(name);
             }
+        }
+    }
+
+    /// `<Reference Include="Acme, Version=..." HintPath="..\packages\Acme.dll">`
+    /// (`HintPath` as attribute or child), or `<Reference Include="lib\Acme.dll">`:
+    /// the DLL, relative to the project. A reference without either is one
+    /// of the framework's, which only reference packs hold.
+    fn assembly_item(&mut self, element: &Element, loc: &Loc, mut taint: Taint) {
+        let include = element.attr("Include").unwrap_or("");
+        let spec = match element.metadata("HintPath") {
+            Some(hint) => hint,
+            None if include.trim().to_ascii_lowercase().ends_with(".dll") => include,
+            None => return,
+        };
+        let Some(value) = self.item_value(spec, loc, "Reference") else {
+            return;
+        };
+        taint = taint.or(value.taint);
+        let text = unescape(value.text.trim());
+        if text.is_empty() {
+            return;
+        }
+        let target = path::resolve(&self.project_dir, &text);
+        match path::find_ignoring_case(&target).filter(|f| f.is_file()) {
+            Some(found) => {
+                if !self.out.assemblies.contains(&found) {
+                    self.out.assemblies.push(found);
+                }
+            }
+            // The taint note says why the path may be wrong.
+            None if taint.is_some() => {}
+            None => {
+                let name = include.split(',').next().unwrap_or("").trim();
+                self.note(
+                    loc,
+                    NoteSeverity::Note,
+                    format!(
+                        "referenced assembly not read: `{}` of the reference `{name}` does not exist; its types stay unknown",
+                        target.display()
+                    ),
+                );
+            }
+        }
+        if let Some(issue) = taint {
+            self.note_issue(&issue, "the assembly of the `Reference`", Some(loc));
         }
     }
 

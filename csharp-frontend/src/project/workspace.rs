@@ -363,11 +363,11 @@ fn merge(
             defines,
             references: Vec::new(),
             global_usings: build_usings,
-            assemblies: Vec::new(),
+            assemblies: evaluation.assemblies.clone(),
         });
         notes.extend(evaluation.notes.iter().cloned());
     }
-    referenced_assemblies(project, &mut builds, &mut notes);
+    referenced_assemblies(project, outer, &mut builds, &mut notes);
     sources.sort();
     sources.dedup();
     let mut all_defines: Vec<String> = builds
@@ -564,12 +564,32 @@ fn no_framework_note(project: &Path, outer: &Evaluation, file: &XmlFile) -> Proj
     }
 }
 
-/// The assemblies of each build from the project's `obj/project.assets.json`,
-/// when it was restored; what is missing is a note.
-fn referenced_assemblies(project: &Path, builds: &mut [Build], notes: &mut Vec<ProjectNote>) {
+/// Where NuGet's restore output is: `ProjectAssetsFile`, else
+/// `project.assets.json` in `MSBuildProjectExtensionsPath` (which follows
+/// `BaseIntermediateOutputPath`), else in `obj/`; relative to the project.
+fn assets_file(project_dir: &Path, outer: &Evaluation) -> PathBuf {
+    let set = |name: &str| Some(unescape(outer.props.value(name).trim())).filter(|v| !v.is_empty());
+    match set("ProjectAssetsFile") {
+        Some(file) => path::resolve(project_dir, &file),
+        None => path::resolve(
+            project_dir,
+            &set("MSBuildProjectExtensionsPath").unwrap_or_else(|| "obj".to_owned()),
+        )
+        .join("project.assets.json"),
+    }
+}
+
+/// Adds to each build the assemblies of the project's restore output, when
+/// it was restored, before those of its `<Reference>`s; what is missing is a note.
+fn referenced_assemblies(
+    project: &Path,
+    outer: &Evaluation,
+    builds: &mut [Build],
+    notes: &mut Vec<ProjectNote>,
+) {
     static LOCATIONS: std::sync::OnceLock<super::Locations> = std::sync::OnceLock::new();
     let Some(dir) = project.parent() else { return };
-    let assets = dir.join("obj").join("project.assets.json");
+    let assets = assets_file(dir, outer);
     let text = match std::fs::metadata(&assets) {
         Ok(m) if m.is_file() && m.len() <= 256 << 20 => std::fs::read_to_string(&assets),
         _ => return,
@@ -592,7 +612,12 @@ fn referenced_assemblies(project: &Path, builds: &mut [Build], notes: &mut Vec<P
     for build in builds {
         match super::from_assets(&text, build.target_framework.as_deref(), locations) {
             Ok(found) => {
-                build.assemblies = found.paths;
+                let hinted = std::mem::replace(&mut build.assemblies, found.paths);
+                for path in hinted {
+                    if !build.assemblies.contains(&path) {
+                        build.assemblies.push(path);
+                    }
+                }
                 notes.extend(
                     found
                         .missing
@@ -602,5 +627,90 @@ fn referenced_assemblies(project: &Path, builds: &mut [Build], notes: &mut Vec<P
             }
             Err(e) => notes.push(note(format!("restore output not used: {e}"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A legacy project's `<Reference>`s with a `HintPath` (child or
+    /// attribute, through a property, in another letter case) or a DLL path
+    /// as `Include`; and a restore output moved by `BaseIntermediateOutputPath`.
+    #[test]
+    fn hint_paths_and_a_moved_restore_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let hinted = root.join("packages/Acme.Client.1.0.0/lib/net45/Acme.Client.dll");
+        let other = root.join("packages/other/Other.dll");
+        let direct = root.join("App/lib/Direct.dll");
+        let restored = root.join("nuget/acme.json/2.0.0/lib/net472/Acme.Json.dll");
+        for dll in [&hinted, &other, &direct, &restored] {
+            write(dll, "MZ");
+        }
+        write(
+            &root.join("Directory.Build.props"),
+            r"<Project><PropertyGroup><BaseIntermediateOutputPath>build\obj\</BaseIntermediateOutputPath></PropertyGroup></Project>",
+        );
+        let project = root.join("App/App.csproj");
+        write(
+            &project,
+            r#"<Project ToolsVersion="15.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <Import Project="$(MSBuildExtensionsPath)\$(MSBuildToolsVersion)\Microsoft.Common.props" />
+  <PropertyGroup>
+    <TargetFrameworkVersion>v4.7.2</TargetFrameworkVersion>
+    <PackagesDir>..\packages</PackagesDir>
+  </PropertyGroup>
+  <ItemGroup>
+    <Reference Include="System" />
+    <Reference Include="Acme.Client, Version=1.0.0.0, Culture=neutral">
+      <HintPath>$(PackagesDir)\Acme.Client.1.0.0\lib\net45\Acme.Client.dll</HintPath>
+    </Reference>
+    <Reference Include="Other" HintPath="..\PACKAGES\other\Other.dll" />
+    <Reference Include="lib\Direct.dll" />
+    <Reference Include="Gone, Version=2.0.0.0"><HintPath>..\packages\Gone\Gone.dll</HintPath></Reference>
+  </ItemGroup>
+  <Import Project="$(MSBuildToolsPath)\Microsoft.CSharp.targets" />
+</Project>"#,
+        );
+        let assets = serde_json::json!({
+            "targets": { ".NETFramework,Version=v4.7.2": { "Acme.Json/2.0.0": {
+                "type": "package",
+                "compile": { "lib/net472/Acme.Json.dll": {} }
+            } } },
+            "libraries": { "Acme.Json/2.0.0": { "type": "package", "path": "acme.json/2.0.0" } },
+            "packageFolders": { root.join("nuget").to_string_lossy(): {} }
+        });
+        write(
+            &root.join("App/build/obj/project.assets.json"),
+            &assets.to_string(),
+        );
+        let ws = super::super::discover(std::slice::from_ref(&project)).unwrap();
+        let build = &ws.projects[0].builds[0];
+        assert_eq!(build.target_framework.as_deref(), Some("net472"));
+        assert_eq!(build.assemblies, [restored, hinted, other, direct]);
+        let notes: Vec<(Option<u32>, &str)> = ws
+            .notes
+            .iter()
+            .map(|n| (n.line, n.message.as_str()))
+            .collect();
+        let gone = root.join("packages/Gone/Gone.dll");
+        assert_eq!(
+            notes,
+            [(
+                Some(14),
+                format!(
+                    "referenced assembly not read: `{}` of the reference `Gone` does not exist; its types stay unknown",
+                    gone.display()
+                )
+                .as_str()
+            )]
+        );
+        assert!(ws.notes.iter().all(|n| n.severity == NoteSeverity::Note));
     }
 }

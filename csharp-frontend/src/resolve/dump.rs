@@ -1,12 +1,14 @@
 //! What the resolver believes about a file, for `rlc-sharp debug model` and tests.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use rlc_core::FileId;
+use rlc_core::program::TypeId;
 
 use super::{BodyOwner, BodyTypes, ExprTarget, resolve_body};
 use crate::hir::{Expr, TextRange};
-use crate::index::{Index, MemberBodyKind, MemberId, Origin};
+use crate::index::{Index, MemberBodyKind, MemberId, Origin, Ty, TypeSource};
 
 /// The resolved type and target of one expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +25,7 @@ pub fn file_bodies(index: &Index, file: FileId) -> Vec<(BodyOwner, crate::hir::B
         if data.origin == Origin::Library {
             continue;
         }
-        let tid = rlc_core::program::TypeId(t as u32);
+        let tid = TypeId(t as u32);
         let mut members: Vec<MemberId> = data.members.values().flatten().copied().collect();
         members.extend(data.ctors.iter().copied());
         members.sort();
@@ -110,24 +112,65 @@ pub fn file_facts(index: &Index, file: FileId) -> Vec<ExprFact> {
     out
 }
 
+/// Where each type is declared, for the listing's last section.
+fn source_text(index: &Index, t: TypeId) -> String {
+    let path = |f: FileId| index.file(f).source.path.display().to_string();
+    let first_file = || index.ty(t).parts.first().map(|p| path(p.file));
+    match index.type_source(t) {
+        TypeSource::Repository => format!("repository ({})", first_file().unwrap_or_default()),
+        TypeSource::Metadata(f) => {
+            let name = index
+                .file(f)
+                .source
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            format!("metadata ({})", name.unwrap_or_default())
+        }
+        TypeSource::Model => match first_file() {
+            Some(file) => format!("library model ({file})"),
+            None => "library model".to_owned(),
+        },
+    }
+}
+
+/// The named types in `ty`, its type arguments and element types.
+fn named_types(ty: &Ty, out: &mut BTreeSet<TypeId>) {
+    match ty {
+        Ty::Named { def, args } => {
+            out.insert(*def);
+            args.iter().for_each(|a| named_types(a, out));
+        }
+        Ty::Array { elem: t, .. } | Ty::Pointer(t) => named_types(t, out),
+        Ty::Tuple(items) => items.iter().for_each(|a| named_types(a, out)),
+        _ => {}
+    }
+}
+
 /// A readable listing: declared types and members, then for each body its locals
-/// and calls with their resolved types and targets.
+/// and calls with their resolved types and targets, then where each type the
+/// file's declarations and bodies resolve to is declared.
 pub fn dump_file(index: &Index, file: FileId) -> String {
     let entry = index.file(file);
     let text = &entry.source.text;
     let mut out = String::new();
+    let mut used: BTreeSet<TypeId> = BTreeSet::new();
     let _ = writeln!(out, "file {}", entry.source.path.display());
     for (t, data) in index.types.iter().enumerate() {
         if !data.parts.iter().any(|p| p.file == file) {
             continue;
         }
-        let tid = rlc_core::program::TypeId(t as u32);
+        let tid = TypeId(t as u32);
         let bases: Vec<String> = data
             .base
             .iter()
             .chain(&data.interfaces)
             .map(|b| index.display(b))
             .collect();
+        used.insert(tid);
+        for b in data.base.iter().chain(&data.interfaces) {
+            named_types(b, &mut used);
+        }
         let must_call = index
             .program
             .types
@@ -154,6 +197,7 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
         members.sort();
         for m in members {
             let md = index.member(m);
+            named_types(&md.ty, &mut used);
             let _ = writeln!(
                 out,
                 "  {:?} {} : {}",
@@ -169,10 +213,12 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
         let _ = writeln!(out, "body {name}");
         for (i, b) in body.bindings.iter().enumerate() {
             let ty = types.binding_ty(crate::hir::BindingId(i as u32));
+            named_types(ty, &mut used);
             let _ = writeln!(out, "  local {} : {}", b.name, index.display(ty));
         }
         for (i, e) in body.exprs.iter().enumerate() {
             let id = crate::hir::ExprId(i as u32);
+            named_types(types.ty(id), &mut used);
             let interesting = matches!(e, Expr::Call { .. } | Expr::New { .. } | Expr::Await(_));
             if !interesting {
                 continue;
@@ -201,6 +247,17 @@ pub fn dump_file(index: &Index, file: FileId) -> String {
             );
         }
         report_stats(&mut out, &types);
+    }
+    if !used.is_empty() {
+        let _ = writeln!(out, "types, by where they are declared");
+        let mut lines: Vec<(String, String)> = used
+            .iter()
+            .map(|&t| (index.ty(t).full_name.clone(), source_text(index, t)))
+            .collect();
+        lines.sort();
+        for (name, source) in lines {
+            let _ = writeln!(out, "  {name}: {source}");
+        }
     }
     out
 }

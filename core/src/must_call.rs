@@ -14,9 +14,11 @@
 
 use std::borrow::Cow;
 
+use rustc_hash::FxHashMap;
+
 use crate::ir::{Bodies, Call, CallKind, Callee, Stmt};
 use crate::program::{
-    DeclaredIn, Harmless, MethodKind, MustCall, Program, Provenance, TypeId, ValueTy,
+    DeclaredIn, Harmless, MethodId, MethodKind, MustCall, Program, Provenance, TypeId, ValueTy,
 };
 
 /// The must-call type of a value (a non-empty obligation) and where it was stated.
@@ -272,8 +274,12 @@ impl MustCallTypes {
 /// may be released by calling that method instead: it becomes one of the
 /// type's alternatives, as the library's `Close` is for `Stream`. So does a
 /// method that only calls `Dispose()` or `DisposeAsync()` on `this`
-/// (`async Task CloseAsync(CancellationToken t) => await DisposeAsync();`). A
-/// fact the code states, derived once for checking and inference.
+/// (`async Task CloseAsync(CancellationToken t) => await DisposeAsync();`).
+/// The method called may take arguments other than a flag
+/// (`DisposeAsync() => CloseAsync(CloseReason.Local)`). An abstract or
+/// interface method that every implementation in the program makes such an
+/// alternative is one of its declaring type's too (`IConnection.CloseAsync`).
+/// A fact the code states, derived once for checking and inference.
 pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
     let mut found: Vec<(TypeId, String)> = Vec::new();
     for body in bodies.iter() {
@@ -310,10 +316,13 @@ pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
         let Some(t) = program.get_method(target) else {
             continue;
         };
+        let boolean = |p: &crate::program::ParamDef| {
+            p.ty.ty.is_some() && p.ty.ty == program.well_known.boolean
+        };
         if !only_the_call
             || call.receiver != Some(this)
             || t.is_static
-            || !t.params.is_empty()
+            || t.params.iter().any(boolean)
             || t.name == d.name
         {
             continue;
@@ -327,6 +336,31 @@ pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
             found.push((d.owner, d.name.clone()));
         }
     }
+    add_alternatives(program, found);
+    let mut implementations: FxHashMap<MethodId, Vec<TypeId>> = FxHashMap::default();
+    for m in &program.methods {
+        for b in &m.overrides {
+            implementations.entry(*b).or_default().push(m.owner);
+        }
+    }
+    let mut declared: Vec<(TypeId, String)> = Vec::new();
+    for (b, owners) in implementations {
+        let Some(d) = program.get_method(b).filter(|d| d.is_abstract) else {
+            continue;
+        };
+        let alternative = |t: &TypeId| {
+            program
+                .get_ty(*t)
+                .is_some_and(|t| t.also_disposes.contains(&d.name))
+        };
+        if owners.iter().all(alternative) {
+            declared.push((d.owner, d.name.clone()));
+        }
+    }
+    add_alternatives(program, declared);
+}
+
+fn add_alternatives(program: &mut Program, found: Vec<(TypeId, String)>) {
     for (ty, name) in found {
         let alts = &mut program.types[ty.index()].also_disposes;
         if !alts.contains(&name) {

@@ -3,12 +3,14 @@
 // is true, and a call `Dispose(true)` guarantees it (`Dispose(false)` does not). A class
 // whose must-call method `Dispose()` is inherited and calls `Dispose(true)` is checked
 // against the [Calls] of its own `Dispose(bool)` override. A `Dispose()` that only calls
-// another method of its class (`Dispose() => Close();`) makes that method a disposal
-// method too, and so does a method that only calls `Dispose()` or `DisposeAsync()`.
+// another method of its class (`Dispose() => Close();`, also with arguments other than a
+// flag: `CloseAsync(reason)`) makes that method a disposal method too, and so does a
+// method that only calls `Dispose()` or `DisposeAsync()`; an interface method that every
+// implementation makes one is one of the interface's.
 // A class whose base is a type rlc-sharp does not know (WinForms' `Form` without its
 // reference assemblies) but which overrides `Dispose(bool)` is disposable: the override
 // is the dispose pattern of its base.
-// cases: 17
+// cases: 18
 using System;
 using System.IO;
 using System.Threading;
@@ -370,5 +372,49 @@ public partial class ForgetfulForm : System.Windows.Forms.Form
             components.Dispose();
         }
         base.Dispose(disposing);
+    }
+}
+
+public enum CloseReason
+{
+    Local,
+    ProtocolError,
+}
+
+public interface IChannel : IAsyncDisposable
+{
+    ValueTask CloseAsync(CloseReason reason);
+
+    ValueTask SendAsync(byte[] data);
+}
+
+public sealed class FileChannel : IChannel
+{
+    [Owning] private readonly Stream _file = File.OpenWrite("out");
+
+    [Calls("_file", "Dispose")]
+    public ValueTask CloseAsync(CloseReason reason)
+    {
+        _file.Dispose();
+        return default;
+    }
+
+    public ValueTask SendAsync(byte[] data) => _file.WriteAsync(data);
+
+    public ValueTask DisposeAsync() => CloseAsync(CloseReason.Local);
+
+    // CASE: `DisposeAsync()` only calls `CloseAsync(reason)`, in every implementation of
+    // the interface: closing through the interface with any reason releases the channel.
+    public static async Task<bool> Handshake(Func<IChannel> open, bool accepted)
+    {
+        var channel = open();
+        await channel.SendAsync(new byte[] { 5 });
+        if (!accepted)
+        {
+            await channel.CloseAsync(CloseReason.ProtocolError);
+            return false;
+        }
+        await channel.DisposeAsync();
+        return true;
     }
 }

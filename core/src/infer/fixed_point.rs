@@ -777,7 +777,10 @@ impl State {
                         protocol(md)
                             && md.params.is_empty()
                             && self.p.conventions.is_disposal_method(&md.name)
-                            && md.calls.iter().any(|c| matches!(c.target, Target::Field(_)))
+                            && md
+                                .calls
+                                .iter()
+                                .any(|c| matches!(c.target, Target::Field(_)))
                     })
                     .collect();
             }

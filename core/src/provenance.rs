@@ -93,7 +93,7 @@ infer_rules! {
     OwningFieldCreated, "owning-field-created",
         "the class stores a resource it created in the field, so the object holds it";
     MustCallClass, "must-call-class",
-        "this method disposes all the class's owning fields, or it is the class's conventional disposal method (`Dispose()`, `Close()`) and disposes some";
+        "this method disposes all the class's owning fields";
     MustCallAliasConstructor, "must-call-alias-constructor",
         "the constructor always stores the parameter into the class's single owning field";
     MustCallAliasChained, "must-call-alias-chained",

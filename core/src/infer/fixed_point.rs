@@ -744,46 +744,24 @@ impl State {
             if fields.is_empty() {
                 continue;
             }
-            // Clients must be able to call it: an internal helper is no protocol,
-            // while a framework's base class calls a protected override (an
-            // actor's `PostStop`, a stage's `OnStop`).
-            let protocol = |md: &MethodDef| {
-                md.kind == MethodKind::Ordinary
-                    && !md.is_static
-                    && (md.is_public || (md.is_virtual && !md.is_private))
-                    && md.has_body
-            };
-            let releases_all = |md: &MethodDef| {
-                fields
-                    .iter()
-                    .all(|f| md.calls.iter().any(|c| c.target == Target::Field(*f)))
-            };
             let mut candidates: Vec<MethodId> = ty
                 .methods
                 .iter()
                 .copied()
-                .filter(|m| protocol(self.p.method(*m)) && releases_all(self.p.method(*m)))
+                .filter(|m| {
+                    let md = self.p.method(*m);
+                    // Clients must be able to call it: an internal helper is no
+                    // protocol, while a framework's base class calls a protected
+                    // override (an actor's `PostStop`, a stage's `OnStop`).
+                    md.kind == MethodKind::Ordinary
+                        && !md.is_static
+                        && (md.is_public || (md.is_virtual && !md.is_private))
+                        && md.has_body
+                        && fields
+                            .iter()
+                            .all(|f| md.calls.iter().any(|c| c.target == Target::Field(*f)))
+                })
                 .collect();
-            // A `Dispose()`/`Close()` of a class that is not `IDisposable` is its
-            // protocol even when it releases some fields only indirectly: the
-            // checker then reports just the fields it misses (RLC0003).
-            if candidates.is_empty() {
-                candidates = ty
-                    .methods
-                    .iter()
-                    .copied()
-                    .filter(|m| {
-                        let md = self.p.method(*m);
-                        protocol(md)
-                            && md.params.is_empty()
-                            && self.p.conventions.is_disposal_method(&md.name)
-                            && md
-                                .calls
-                                .iter()
-                                .any(|c| matches!(c.target, Target::Field(_)))
-                    })
-                    .collect();
-            }
             candidates.sort_by_key(|m| {
                 let md = self.p.method(*m);
                 (

@@ -135,29 +135,42 @@ fn filled_by<'a>(
 
 /// The fields each instance method that binds exactly (not virtual) fills on
 /// every path to its normal exit; helpers of helpers are seen up to a few
-/// levels deep.
+/// levels deep (later rounds revisit only the bodies that call a helper).
 fn helper_fills(program: &Program, bodies: &Bodies) -> FxHashMap<MethodId, Vec<FieldId>> {
-    let mut helpers: FxHashMap<MethodId, Vec<FieldId>> = FxHashMap::default();
-    for _ in 0..3 {
-        let mut next = FxHashMap::default();
-        for body in bodies.iter() {
-            let Some(m) = body.method else { continue };
+    let mut pending: Vec<(MethodId, &Body)> = bodies
+        .iter()
+        .filter_map(|body| {
+            let m = body.method?;
             let exact = program
                 .get_method(m)
                 .is_some_and(|d| !d.is_static && !d.is_virtual && !d.is_abstract && !d.is_async);
-            if !exact || body.is_iterator || body.this_var().is_none() {
-                continue;
-            }
+            (exact && !body.is_iterator && body.this_var().is_some()).then_some((m, body))
+        })
+        .collect();
+    let mut helpers: FxHashMap<MethodId, Vec<FieldId>> = FxHashMap::default();
+    for _ in 0..3 {
+        let mut changed = false;
+        for &(m, body) in &pending {
             let before = FilledBefore::compute(body, body.this_var(), &helpers);
             let fills: Vec<FieldId> = before.filled_at(body.exit.index()).collect();
-            if !fills.is_empty() {
-                next.insert(m, fills);
+            if helpers
+                .get(&m)
+                .map_or(!fills.is_empty(), |old| *old != fills)
+            {
+                helpers.insert(m, fills);
+                changed = true;
             }
         }
-        if next == helpers {
+        if !changed {
             break;
         }
-        helpers = next;
+        let calls_a_helper = |body: &Body| {
+            body.nodes.iter().any(|n| {
+                matches!(&n.stmt, Stmt::Call(c) if c.receiver == body.this_var()
+                    && matches!(c.callee, Callee::Method(h) if helpers.contains_key(&h)))
+            })
+        };
+        pending.retain(|(_, body)| calls_a_helper(body));
     }
     helpers
 }

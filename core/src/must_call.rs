@@ -14,8 +14,6 @@
 
 use std::borrow::Cow;
 
-use rustc_hash::FxHashMap;
-
 use crate::ir::{Bodies, Call, CallKind, Callee, Stmt};
 use crate::program::{
     DeclaredIn, Harmless, MethodId, MethodKind, MustCall, Program, Provenance, TypeId, ValueTy,
@@ -337,23 +335,18 @@ pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
         }
     }
     add_alternatives(program, found);
-    let mut implementations: FxHashMap<MethodId, Vec<TypeId>> = FxHashMap::default();
-    for m in &program.methods {
-        for b in &m.overrides {
-            implementations.entry(*b).or_default().push(m.owner);
-        }
-    }
     let mut declared: Vec<(TypeId, String)> = Vec::new();
-    for (b, owners) in implementations {
+    for (b, impls) in program.implementations() {
         let Some(d) = program.get_method(b).filter(|d| d.is_abstract) else {
             continue;
         };
-        let alternative = |t: &TypeId| {
+        let alternative = |c: &MethodId| {
             program
-                .get_ty(*t)
+                .get_method(*c)
+                .and_then(|c| program.get_ty(c.owner))
                 .is_some_and(|t| t.also_disposes.contains(&d.name))
         };
-        if owners.iter().all(alternative) {
+        if impls.iter().all(alternative) {
             declared.push((d.owner, d.name.clone()));
         }
     }

@@ -559,6 +559,21 @@ impl Program {
     pub fn get_ty(&self, id: TypeId) -> Option<&TypeDef> {
         self.types.get(id.index())
     }
+    /// The overrides and implementations of each method the program has.
+    pub fn implementations(&self) -> rustc_hash::FxHashMap<MethodId, Vec<MethodId>> {
+        let mut implementations: rustc_hash::FxHashMap<MethodId, Vec<MethodId>> =
+            rustc_hash::FxHashMap::default();
+        for (i, md) in self.methods.iter().enumerate() {
+            for o in &md.overrides {
+                implementations
+                    .entry(*o)
+                    .or_default()
+                    .push(MethodId(i as u32));
+            }
+        }
+        implementations
+    }
+
     pub fn get_method(&self, id: MethodId) -> Option<&MethodDef> {
         self.methods.get(id.index())
     }

@@ -181,8 +181,8 @@ fn stored_args(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashMap<(MethodId, u32
                 continue;
             };
             // `F = p ?? throw ..` stores a copy of the parameter.
-            let v = &defs.copied_from(body, *v);
-            let VarKind::Param(p) = body.var(*v).kind else {
+            let v = defs.copied_from(body, *v);
+            let VarKind::Param(p) = body.var(v).kind else {
                 continue;
             };
             let plain_field = program
@@ -190,7 +190,7 @@ fn stored_args(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashMap<(MethodId, u32
                 .is_some_and(|d| !d.is_owning() && !d.is_static);
             if *b == this
                 && plain_field
-                && defs.all(*v).is_empty()
+                && defs.all(v).is_empty()
                 && cfg::on_every_path(body, NodeId(n as u32))
             {
                 out.insert((m, p), StoredAs::Field(*f));

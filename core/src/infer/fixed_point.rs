@@ -449,7 +449,7 @@ impl State {
     /// implementation in the program takes: a caller of the declaration hands
     /// the value on as a caller of any implementation does.
     fn owning_params_of_declarations(&mut self, types: &MustCallTypes) {
-        let implementations = self.implementations();
+        let implementations = self.p.implementations();
         let mut found: Vec<(MethodId, u32, Span)> = Vec::new();
         for (m, impls) in &implementations {
             let md = self.p.method(*m);
@@ -602,20 +602,6 @@ impl State {
                 span,
             );
         }
-    }
-
-    /// The overrides and implementations of each method the program has.
-    fn implementations(&self) -> FxHashMap<MethodId, Vec<MethodId>> {
-        let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
-        for (i, md) in self.p.methods.iter().enumerate() {
-            for o in &md.overrides {
-                implementations
-                    .entry(*o)
-                    .or_default()
-                    .push(MethodId(i as u32));
-            }
-        }
-        implementations
     }
 
     /// The methods some method of the program overrides or implements.
@@ -936,7 +922,7 @@ impl State {
     /// parameter ([`State::withdraw_unverified_aliases`]). The paper's default
     /// would make every caller, which lends a borrowed argument, own the result.
     fn must_call_alias_declarations(&mut self, types: &MustCallTypes) {
-        let implementations = self.implementations();
+        let implementations = self.p.implementations();
         let mut found: Vec<(MethodId, u32, InferRule, Span)> = Vec::new();
         for (m, md) in self.p.methods.iter().enumerate() {
             let m = MethodId(m as u32);
@@ -1029,7 +1015,7 @@ impl State {
     /// (`return cond ? p : null`, a parameter reassigned in a loop) and the
     /// verifier is not; inference must never propose what checking reports.
     fn withdraw_unverified_aliases(&mut self, bodies: &Bodies) -> bool {
-        let implementations = self.implementations();
+        let implementations = self.p.implementations();
         let rejected: Vec<MethodId> = {
             let pf = ProgramFacts::new(&self.p, bodies);
             self.specs
@@ -1199,7 +1185,7 @@ impl State {
     /// if any, and every override in the program lend it (a registry's lookup,
     /// `GetBaseStream() => _stream`): a call through the base lends too.
     fn borrowed_overridden(&mut self, overridden: &FxHashSet<MethodId>, own: &OwnLending) {
-        let implementations = self.implementations();
+        let implementations = self.p.implementations();
         // Where an override shows that it lends (`None`: it does not).
         let lends = |ownership: &Ownership, d: &MethodDef| match ownership {
             Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => Some(*evidence),

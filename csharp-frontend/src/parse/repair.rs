@@ -34,12 +34,17 @@ impl RepairKind {
     pub const QUERY_DISCARD: &'static str = "query-discard";
     /// `[property]`, `x[type]`: an attribute-target word starting brackets.
     pub const TARGET_WORD: &'static str = "attribute-target-word";
-    /// `[..]` / `[.., x]`: a leading bare slice is rewritten to a discard.
+    /// `[..]` / `[.., x]`: a leading bare slice (or any bare slice of a
+    /// [`Self::LIST_PATTERN_GUARD`]) is rewritten to a discard.
     pub const LEADING_SLICE: &'static str = "leading-slice-pattern";
     /// `.. var rest`: the `..` of a slice with a subpattern is blanked.
     pub const SLICE_SUBPATTERN: &'static str = "slice-subpattern";
-    /// `M(x) = v` (a ref-returning call assigned to): the parentheses become
-    /// brackets, an element access having the same shape.
+    /// `[var s] when s > 0`: a list pattern followed by a guard is rewritten
+    /// to a positional one, `(var s) when s > 0`; the conversion reads the
+    /// brackets back from the original text.
+    pub const LIST_PATTERN_GUARD: &'static str = "list-pattern-guard";
+    /// `M(x) = v`, `M(x) ??= v` (a ref-returning call assigned to): the
+    /// parentheses become brackets, an element access having the same shape.
     pub const CALL_ASSIGN: &'static str = "call-result-assignment";
     /// `*(T*)p`, `*(p + 1)`: a dereference of a parenthesised operand; the
     /// `*` becomes `&` (a prefix operator of the same shape). The conversion
@@ -650,7 +655,37 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                         push(t.start, b"  ".to_vec(), RepairKind::SLICE_SUBPATTERN)
                     }
                 }
-                b")" if is(i + 1, TokKind::Punct, "=") && !is(i - 1, TokKind::Punct, "(") => {
+                // `[var s] when s > 0`: the grammar takes `when` for the list
+                // pattern's designation, and a positional pattern of the same
+                // length takes the guard; bare slices in it become discards.
+                b"]" if is(i + 1, TokKind::Ident, "when") => {
+                    if let Some(open) = matching_bracket(&toks, text, i, b"[", b"]")
+                        && open > 0
+                        && starts_pattern(word(open - 1))
+                    {
+                        push(toks[open].start, b"(".to_vec(), RepairKind::LIST_PATTERN_GUARD);
+                        push(t.start, b")".to_vec(), RepairKind::LIST_PATTERN_GUARD);
+                        let mut depth = 0usize;
+                        for k in open + 1..i {
+                            match toks[k].text(text) {
+                                b"(" | b"[" | b"{" => depth += 1,
+                                b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
+                                b".." if depth == 0
+                                    && (is(k + 1, TokKind::Punct, ",")
+                                        || is(k + 1, TokKind::Punct, "]")) =>
+                                {
+                                    push(toks[k].start, b"_ ".to_vec(), RepairKind::LEADING_SLICE)
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                b")" if toks
+                    .get(i + 1)
+                    .is_some_and(|n| n.kind == TokKind::Punct && is_assignment(n.text(text)))
+                    && !is(i - 1, TokKind::Punct, "(") =>
+                {
                     if let Some(open) = matching_open(&toks, text, i)
                         && open > 0
                         && ((toks[open - 1].kind == TokKind::Ident
@@ -1048,22 +1083,33 @@ fn skip_balanced(
 
 /// The index of the `(` matching the `)` at `i`.
 fn matching_open(toks: &[Token], text: &[u8], i: usize) -> Option<usize> {
+    matching_bracket(toks, text, i, b"(", b")")
+}
+
+/// The index of the `open` matching the `close` at `i`, within a statement.
+fn matching_bracket(
+    toks: &[Token],
+    text: &[u8],
+    i: usize,
+    open: &[u8],
+    close: &[u8],
+) -> Option<usize> {
     let mut depth = 0usize;
     for j in (i.saturating_sub(4096)..=i).rev() {
         let t = toks[j];
         if t.kind != TokKind::Punct {
             continue;
         }
-        match t.text(text) {
-            b")" => depth += 1,
-            b"(" => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(j);
-                }
+        let s = t.text(text);
+        if s == close {
+            depth += 1;
+        } else if s == open {
+            depth -= 1;
+            if depth == 0 {
+                return Some(j);
             }
-            b";" | b"{" | b"}" => return None,
-            _ => {}
+        } else if matches!(s, b";" | b"{" | b"}") {
+            return None;
         }
     }
     None

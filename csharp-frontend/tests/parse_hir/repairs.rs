@@ -387,3 +387,24 @@ fn extension_blocks_holding_only_properties() {
         file.repairs
     );
 }
+
+#[test]
+fn compound_assignment_to_a_call_result() {
+    let (d, kinds) = repaired(
+        "class C { object M(D d) { var v = Ref(d, out _) ??= new object(); Ref(d, out _) += 1; return v; } }",
+    );
+    assert_eq!(kinds, ["call-result-assignment"; 4]);
+    assert!(d.contains("(??= (call Ref d#0"), "{d}");
+}
+
+#[test]
+fn list_patterns_with_a_guard() {
+    let src = "class C {\n  bool A(int[] a) => a switch { [var s] when s == 1 => true, [1, .., var l] when l > 2 => true, _ => false };\n  int B(string t) { switch (t) { case [var c, ..] when c == 'x': return 1; default: return 0; } }\n}";
+    let (d, kinds) = repaired(src);
+    assert!(kinds.contains(&"list-pattern-guard"), "{kinds:?}");
+    assert!(d.contains("([(var s#1)] when (== s#1 1) => true)"), "{d}");
+    assert!(d.contains("([1 .. (var l#2)] when (> l#2 2) => true)"), "{d}");
+    let file = parse(src);
+    let d = body_dump(&file, src, 1);
+    assert!(d.contains("[(var c#1) ..]"), "{d}");
+}

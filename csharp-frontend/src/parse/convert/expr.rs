@@ -1349,6 +1349,14 @@ impl<'t> BodyBuilder<'_, 't> {
     }
 
     fn parenthesized_pat(&mut self, n: Node<'t>) -> Result<Pat, PatId> {
+        if self.syn.byte_at(n.start_byte()) == b'[' {
+            // A repaired `[p] when ..` reads `(p) when ..`.
+            let items = self.syn.first_named(n).map(|p| self.pat(p)).into_iter();
+            return Ok(Pat::List {
+                items: items.collect(),
+                binding: None,
+            });
+        }
         Err(match self.syn.first_named(n) {
             Some(p) => self.pat(p),
             None => self.body.alloc_pat(Pat::Missing, Syn::range(n)),
@@ -1496,12 +1504,10 @@ impl<'t> BodyBuilder<'_, 't> {
             // call is never a constant, so it is a positional pattern.
             K::ConstantPattern => match first() {
                 Some(c) if syn.kind(c) == K::InvocationExpression => self.call_pattern(c),
-                Some(c) if syn.kind(c) == K::TupleExpression => Pat::Recursive {
-                    ty: None,
-                    positional: Some(self.arg_subpatterns(c)),
-                    properties: None,
-                    binding: None,
-                },
+                Some(c) if syn.kind(c) == K::TupleExpression => {
+                    let positional = self.arg_subpatterns(c);
+                    self.positional_pat(c, positional, None)
+                }
                 Some(c) => Pat::Constant(self.expr(c)),
                 None => Pat::Missing,
             },
@@ -1526,12 +1532,10 @@ impl<'t> BodyBuilder<'_, 't> {
             K::RecursivePattern => self.recursive_pattern(n),
             K::ListPattern => self.list_pattern(n),
             K::Error => Pat::Missing,
-            K::TupleExpression => Pat::Recursive {
-                ty: None,
-                positional: Some(self.arg_subpatterns(n)),
-                properties: None,
-                binding: None,
-            },
+            K::TupleExpression => {
+                let positional = self.arg_subpatterns(n);
+                self.positional_pat(n, positional, None)
+            }
             // Case labels (`case X:`) and constant subpatterns come as expressions.
             _ => Pat::Constant(self.expr(n)),
         })
@@ -1587,6 +1591,8 @@ impl<'t> BodyBuilder<'_, 't> {
         }
         let p = match syn.kind(v) {
             K::Identifier if syn.text(v) == "_" => Pat::Discard,
+            // A bare slice of a repaired list pattern reads `_ `.
+            K::Identifier if syn.byte_at(v.start_byte()) == b'.' => Pat::Slice(None),
             K::DeclarationExpression => {
                 let ty = self.declared_type(syn.field(v, F::Type));
                 let binding = syn
@@ -1660,10 +1666,35 @@ impl<'t> BodyBuilder<'_, 't> {
                 }
             }
         }
+        match (ty, positional, properties) {
+            (None, Some(positional), None) => self.positional_pat(n, positional, binding),
+            (ty, positional, properties) => Pat::Recursive {
+                ty,
+                positional,
+                properties,
+                binding,
+            },
+        }
+    }
+
+    /// `(a, b) x`, or the list pattern `[a, b] when ..` that a repair made it
+    /// (the original text has the bracket).
+    fn positional_pat(
+        &self,
+        n: Node<'t>,
+        positional: Box<[Subpattern]>,
+        binding: Option<BindingId>,
+    ) -> Pat {
+        if self.syn.byte_at(n.start_byte()) == b'[' {
+            return Pat::List {
+                items: positional.iter().map(|s| s.pat).collect(),
+                binding,
+            };
+        }
         Pat::Recursive {
-            ty,
-            positional,
-            properties,
+            ty: None,
+            positional: Some(positional),
+            properties: None,
             binding,
         }
     }

@@ -11,7 +11,8 @@
 //!   every normal path of their body;
 //! - owning collection fields: collections that a must-call method of the
 //!   class (or a method of the class it calls on `this`, like `Dispose(bool)`)
-//!   disposes element-wise;
+//!   disposes element-wise, or whose elements leave through a removal that
+//!   hands them over and are disposed there;
 //! - containers: constructors that keep a parameter in a non-owning field on
 //!   every path (`new Pair<T>(a, b)`), factories returning such a container
 //!   built from their parameters (`Pair.Create(a, b)`), and the library's
@@ -25,8 +26,9 @@ use crate::facts::{
     BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins, defined_vars,
     reads_var,
 };
-use crate::ir::{Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ir::{Body, Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
+use crate::ownership;
 use crate::program::{FieldId, MethodDef, MethodId, MethodKind, MustCall, ParamMode};
 use crate::resource_alias::Alias;
 
@@ -44,6 +46,7 @@ pub fn program_with_twins(
     twins: &Twins,
 ) -> Summaries {
     let mut owning_collections = owning_collection_fields(pf, exceptions);
+    owning_collections.extend(released_on_removal(pf));
     let twin_collections: Vec<FieldId> = twins
         .fields
         .iter()
@@ -464,6 +467,100 @@ fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
 /// Fields whose elements the class disposes: collections that a must-call
 /// method of the class (or a method of the class it calls on `this`, like
 /// `Dispose(bool)` or `DisposeAsyncCore()`) disposes element-wise.
+/// Collection fields (of an object or static) whose elements leave through a
+/// removal that hands them to the caller (`TryRemove(key, out v)`,
+/// `TryDequeue(out v)`: an owning `out` argument of a call on the collection)
+/// and are disposed there, or a member of them is (`v.Timer.Dispose()` for a
+/// tuple): a registry that releases its elements one by one as they leave.
+/// An element stored in one is not lost, as with a collection disposed
+/// element-wise.
+fn released_on_removal(pf: &ProgramFacts<'_>) -> FxHashSet<FieldId> {
+    let program = pf.program;
+    let mut out = FxHashSet::default();
+    for body in pf.bodies.iter() {
+        let removals: Vec<(&Call, VarId)> = body
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.stmt {
+                Stmt::Call(call) if call.receiver.is_some() => Some(&**call),
+                _ => None,
+            })
+            .flat_map(|call| {
+                call.args.iter().filter_map(move |a| {
+                    let v = a.value.var()?;
+                    let param = ownership::callee_param(program, call, a.param);
+                    (a.mode == ParamMode::Out && ownership::out_param_owning(param))
+                        .then_some((call, v))
+                })
+            })
+            .collect();
+        if removals.is_empty() {
+            continue;
+        }
+        let defs = Definitions::of(body);
+        for (call, v) in removals {
+            let Some(r) = call.receiver else { continue };
+            if body.var(r).ty.element.is_none() {
+                continue;
+            }
+            if let Some(f) = loaded_field(body, &defs, r)
+                && disposed_here(pf, body, v)
+            {
+                out.insert(f);
+            }
+        }
+    }
+    out
+}
+
+/// The field whose value `v` is, through copies.
+fn loaded_field(body: &Body, defs: &Definitions, mut v: VarId) -> Option<FieldId> {
+    for _ in 0..16 {
+        match &body.node(defs.single(v)?).stmt {
+            Stmt::Copy {
+                src: Operand::Var(s),
+                ..
+            } => v = *s,
+            Stmt::Load {
+                field: FieldRef::Known(f),
+                ..
+            } => return Some(*f),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether `body` calls a method that discharges the obligation of `v`, or of
+/// a member read from it, on that value.
+fn disposed_here(pf: &ProgramFacts<'_>, body: &Body, v: VarId) -> bool {
+    let mut held = vec![v];
+    for n in &body.nodes {
+        match &n.stmt {
+            Stmt::Load {
+                dst, base: Some(b), ..
+            } if *b == v => held.push(*dst),
+            Stmt::Copy {
+                dst,
+                src: Operand::Var(s),
+            } if *s == v => held.push(*dst),
+            _ => {}
+        }
+    }
+    body.nodes.iter().any(|n| match &n.stmt {
+        Stmt::Call(call) => match (&call.callee, call.receiver) {
+            (Callee::Method(m), Some(r)) if held.contains(&r) => {
+                let name = &pf.program.method(*m).name;
+                pf.types
+                    .of_value(&body.var(r).ty)
+                    .is_some_and(|o| o.must_call.is_satisfied_by(name))
+            }
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
 fn owning_collection_fields(
     pf: &ProgramFacts<'_>,
     exceptions: ExceptionModel,

@@ -3,10 +3,13 @@
 // (a field whose elements the class's must-call method disposes, a local collection
 // disposed element-wise on every path before it goes out of scope, a container whose
 // Add takes ownership), and otherwise reported once at the store (RLC0005).
-// cases: 27
+// cases: 32
 using System;
+using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
+using System.Threading;
 using RlcSharp.Annotations;
 
 namespace Cases.Collections;
@@ -382,4 +385,98 @@ public sealed class DictionaryNotDisposed : IDisposable
             Console.WriteLine(pair.Key);
         _table.Clear();
     }
+}
+
+// CASE: a registry whose elements leave through `TryRemove` and are disposed there: an
+// element stored in it is not lost.
+public sealed class SessionRegistry
+{
+    private static readonly ConcurrentDictionary<string, Stream> Sessions = new();
+
+    public void Open(string key, string path)
+    {
+        var fs = File.OpenRead(path);
+        if (!Sessions.TryAdd(key, fs))
+        {
+            fs.Dispose();
+        }
+    }
+
+    public void Close(string key)
+    {
+        if (Sessions.TryRemove(key, out var fs))
+        {
+            fs.Dispose();
+        }
+    }
+}
+
+// CASE: a registry whose removal drops what it takes out.
+public sealed class LeakyRegistry
+{
+    private readonly Dictionary<string, Stream> _sessions = new();
+
+    public void Open(string key, string path)
+    {
+        _sessions.Add(key, File.OpenRead(path)); // expect: RLC0005
+    }
+
+    public bool Close(string key) => _sessions.Remove(key, out _);
+}
+
+// CASE: a tuple of resources stored in a registry that disposes its named members as
+// they leave it.
+public sealed class TimerRegistry
+{
+    private readonly ConcurrentDictionary<string, (Stream Log, Timer Tick)> _entries = new();
+
+    public void Start(string key, string path)
+    {
+        var log = File.OpenWrite(path);
+        var tick = new Timer(_ => { }, null, 1000, 1000);
+        if (!_entries.TryAdd(key, (log, tick)))
+        {
+            log.Dispose();
+            tick.Dispose();
+        }
+    }
+
+    public void Stop(string key)
+    {
+        if (_entries.TryRemove(key, out var entry))
+        {
+            entry.Log.Dispose();
+            entry.Tick.Dispose();
+        }
+    }
+}
+
+// CASE: a tuple holding a resource, stored in a collection the method does not own:
+// the collection's holder answers for it, and nothing disposes its elements.
+public static class TupleCache
+{
+    public static void Fill(List<(string Name, Stream Data)> cache, string path)
+    {
+        var data = File.OpenRead(path);
+        cache.Add((path, data)); // expect: RLC0005
+    }
+}
+
+// CASE: a local collection whose copy (`ToList()`) goes to a static field: the elements
+// live there for the program's lifetime.
+public static class StreamTable
+{
+    private static List<Stream>? s_all;
+
+    public static void Init(string[] paths)
+    {
+        var streams = new List<Stream>();
+        foreach (var p in paths)
+        {
+            streams.Add(File.OpenRead(p));
+        }
+        s_all = streams.ToList();
+    }
+
+    public static int Count => s_all?.Count ?? 0;
 }

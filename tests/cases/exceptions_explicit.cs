@@ -2,8 +2,9 @@
 // only inside a user-written `try` that has a `catch` or `finally` (a `using` is not
 // one), plus explicit `throw`. Leaks that exist only on exceptional paths are RLC0002.
 // The same scenarios appear in exceptions_none.cs and exceptions_all.cs.
-// cases: 14
+// cases: 16
 using System;
+using System.Collections.Concurrent;
 using System.IO;
 
 namespace Cases.ExceptionsExplicit;
@@ -193,6 +194,50 @@ public static class ExplicitModel
         {
             var fs = File.OpenRead(path); // expect: RLC0001
             Work(fs);
+        }
+        catch (IOException e)
+        {
+            Console.WriteLine(e.Message);
+        }
+    }
+
+    // CASE: a resource handed to a concurrent dictionary's TryAdd inside a try/finally:
+    // the add fails only on a null key, so no exception path loses it.
+    private static readonly ConcurrentDictionary<string, Stream> OpenFiles = new();
+
+    public static void RegisterInTry(object gate, string path)
+    {
+        System.Threading.Monitor.Enter(gate);
+        try
+        {
+            var fs = File.OpenRead(path);
+            if (!OpenFiles.TryAdd(path, fs))
+            {
+                fs.Dispose();
+            }
+        }
+        finally
+        {
+            System.Threading.Monitor.Exit(gate);
+        }
+    }
+
+    public static void Close(string path)
+    {
+        if (OpenFiles.TryRemove(path, out var fs))
+        {
+            fs.Dispose();
+        }
+    }
+
+    // CASE: a call that may throw between the allocation and the store does lose it.
+    public static void WorkBeforeAdd(string path)
+    {
+        try
+        {
+            var fs = File.OpenRead(path); // expect: RLC0002
+            Work(fs);
+            OpenFiles[path] = fs;
         }
         catch (IOException e)
         {

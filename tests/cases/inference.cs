@@ -4,7 +4,7 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 69
+// cases: 70
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1189,6 +1189,27 @@ public static class CastExtensions
     public static T As<T>(this object self) => (T)self;
 
     public static long Peek(Stream borrowed) => borrowed.As<FileStream>().Length;
+}
+
+// CASE: a field given a borrowed object through the cast helper does not own it, though
+// the helper's spec is inferred in a later round than the store is first seen.
+public abstract class SnapshotStore
+{
+    private readonly FileStream _log;
+
+    protected SnapshotStore(LogHost host)
+    {
+        _log = host.Log.As<FileStream>();
+    }
+
+    public long Size => _log.Length;
+}
+
+public sealed class LogHost : IDisposable
+{
+    public Stream Log { get; } = File.OpenRead("log");
+
+    public void Dispose() => Log.Dispose();
 }
 
 // CASE: a constructor that stores its parameter after a `?? throw` check keeps the

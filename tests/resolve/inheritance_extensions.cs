@@ -29,6 +29,7 @@ namespace Res.Inherit
     {
         bool TryGet(out Circle c) { c = null; return false; }
         (Circle, int) Both() => (null, 1);
+        (Circle Shape, int Count) Named() => (null, 1);
 
         public void M(Circle c, IShape s, List<Circle> all)
         {
@@ -51,6 +52,12 @@ namespace Res.Inherit
             var t = Both();
             var h = t.Item1;
             //      ^^^^^^^ Circle
+            var named = Named();
+            var h2 = named.Shape;
+            //       ^^^^^^^^^^^ Circle
+            var pair = (c, Size: 2);
+            var h3 = pair.c.Parent;
+            //       ^^^^^^^^^^^^^ Base
             var i = c + c;
             //      ^^^^^ Circle
             var j = c[1];

@@ -152,7 +152,7 @@ impl Engine<'_, '_> {
             }
             Stmt::Call(call) => self.transfer_call(n, call, fact, discharges, step),
             Stmt::StoreElement { collection, src } => {
-                if held(src) && discharges.collection_store {
+                if carried(src) && discharges.collection_store {
                     self.store_element(n, *collection, fact, step);
                 }
             }
@@ -338,7 +338,6 @@ impl Engine<'_, '_> {
                     ..
                 }) => v = *s,
                 Some(Stmt::Load {
-                    base: Some(_),
                     field: FieldRef::Known(f),
                     ..
                 }) => {
@@ -419,12 +418,18 @@ impl Engine<'_, '_> {
                 continue;
             };
             if !fact.has_var(q) {
-                // A container of the value handed over, or passed by `ref`.
+                // A container of the value handed over, or passed by `ref`, or
+                // put in a collection (`sessions.TryAdd(key, (lease, timer))`).
                 if holds_member(fact, q, cx.this) {
                     let param = ownership::callee_param(program, call, arg.param);
                     let takes = param.is_some_and(ownership::param_takes_ownership);
                     if arg.mode == ParamMode::Ref || (takes && discharges.owning_param) {
                         self.escape(fact, step);
+                    } else if param.is_some_and(|p| p.collection_element)
+                        && discharges.collection_store
+                        && let Some(c) = call.receiver
+                    {
+                        self.store_element(n, c, fact, step);
                     }
                 }
                 continue;

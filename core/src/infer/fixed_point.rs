@@ -64,6 +64,13 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
     // obligation: only `must_call_classes` changes types (each computation
     // walks every type of the program, the library model's included).
     let mut types = MustCallTypes::compute(&st.p);
+    // Whether a round has added nothing yet. Until then a call's result is not
+    // taken to be created by its caller, since the rules that say a call returns
+    // an alias of its argument or a borrowed value may still fire for its callee
+    // (`_system = Context.System.AsInstanceOf<T>()` stores no new resource), and
+    // no class is given a must-call method, which must dispose all its owning
+    // fields: neither is ever taken back.
+    let mut settled = false;
     loop {
         rounds += 1;
         let before = st.specs.len();
@@ -77,8 +84,8 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         st.owning_params(bodies, &types, &ev);
         st.owning_params_of_declarations(&types);
         st.calls(bodies, &types, &ev);
-        st.owning_fields(bodies, &types, &ev);
-        if st.must_call_classes(&types) {
+        st.owning_fields(bodies, &types, &ev, settled);
+        if settled && st.must_call_classes(&types) {
             types = MustCallTypes::compute(&st.p);
         }
         st.must_call_alias_constructors(bodies, &types, &ev);
@@ -89,6 +96,10 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         st.owning_getters(bodies, &ev);
         st.borrowed_returns(bodies, &types);
         creates_must_call_for::apply(&mut st.p, bodies, &types, &mut st.specs);
+        if st.specs.len() == before && !settled {
+            settled = true;
+            continue;
+        }
         if rounds >= MAX_ROUNDS
             || (st.specs.len() == before && !st.withdraw_unverified_aliases(bodies))
         {
@@ -613,10 +624,16 @@ impl State {
             .collect()
     }
 
-    /// `[Owning]` on fields some method disposes (a `[Calls]` names them), and
-    /// on fields the class stores a resource it created into: the object then
-    /// holds that resource, and nobody else has it to dispose.
-    fn owning_fields(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
+    /// `[Owning]` on fields some method disposes (a `[Calls]` names them), and,
+    /// once `settled`, on fields the class stores a resource it created into:
+    /// the object then holds that resource, and nobody else has it to dispose.
+    fn owning_fields(
+        &mut self,
+        bodies: &Bodies,
+        types: &MustCallTypes,
+        ev: &[Evidence],
+        settled: bool,
+    ) {
         let mut found: Vec<(FieldId, Span, InferRule)> = Vec::new();
         let tested = &self.type_tested;
         let candidate = |p: &Program, f: FieldId| {
@@ -687,7 +704,7 @@ impl State {
             }
         }
         let mut pf: Option<ProgramFacts> = None;
-        for ((id, body), e) in bodies.enumerate().zip(ev) {
+        for ((id, body), e) in bodies.enumerate().zip(ev).filter(|_| settled) {
             for (n, f, sources, _) in &e.field_stores {
                 if sources.contains(&ValueSource::Created)
                     && candidate(&self.p, *f)

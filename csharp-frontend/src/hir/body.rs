@@ -655,6 +655,15 @@ impl Body {
     pub fn binding(&self, id: BindingId) -> &Binding {
         &self.bindings[id.index()]
     }
+    /// The name C# 7.1 gives a tuple element or anonymous-object member
+    /// written as `x` or `a.x`: `x`.
+    pub fn projected_name(&self, x: ExprId) -> Option<&Name> {
+        match self.exprs.get(x.index())? {
+            Expr::Local(b) => Some(&self.binding(*b).name),
+            Expr::Name { name, .. } | Expr::MemberAccess { name, .. } => Some(name),
+            _ => None,
+        }
+    }
     pub fn alloc_expr(&mut self, e: Expr, range: TextRange) -> ExprId {
         self.exprs.push(e);
         self.expr_ranges.push(range);

@@ -30,7 +30,7 @@ pub use build::{
     build_on,
 };
 pub use scope::{Resolved, ScopeCtx, TypeParamScope};
-pub use ty::{ParamOwner, Subst, Ty};
+pub use ty::{ParamOwner, Subst, TupleNames, Ty};
 
 /// A member (field, property, method, constructor, ...) of a type.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -530,7 +530,7 @@ impl Index {
                     ",".repeat(rank.saturating_sub(1) as usize)
                 )
             }
-            Ty::Tuple(items) => {
+            Ty::Tuple(items, _) => {
                 let a: Vec<String> = items.iter().map(|a| self.display(a)).collect();
                 format!("({})", a.join(", "))
             }

@@ -6,7 +6,7 @@
 use rlc_core::FileId;
 use rlc_core::program::TypeId;
 
-use super::ty::{ParamOwner, Ty};
+use super::ty::{ParamOwner, TupleNames, Ty};
 use super::{GLOBAL_NS, Index, MemberId, NsId, Origin, ResolvedUsings, TypeRefStats, TypeSource};
 use crate::hir::{Name, PathSegment, Predefined, ScopeId, TypeRef};
 
@@ -93,6 +93,12 @@ impl Index {
                     .iter()
                     .map(|(t, _)| self.resolve_type_ref(ctx, t, stats))
                     .collect(),
+                TupleNames(
+                    items
+                        .iter()
+                        .any(|(_, n)| n.is_some())
+                        .then(|| items.iter().map(|(_, n)| n.clone()).collect()),
+                ),
             ),
             TypeRef::Pointer(t) => Ty::Pointer(Box::new(self.resolve_type_ref(ctx, t, stats))),
             TypeRef::Ref(t) => self.resolve_type_ref(ctx, t, stats),

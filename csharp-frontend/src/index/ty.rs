@@ -35,7 +35,8 @@ pub enum Ty {
         elem: Box<Ty>,
         rank: u8,
     },
-    Tuple(Box<[Ty]>),
+    /// A value tuple: its element types, and the names they were declared with.
+    Tuple(Box<[Ty]>, TupleNames),
     Pointer(Box<Ty>),
     /// A lambda or method group whose delegate type is not known yet.
     Function,
@@ -90,7 +91,10 @@ impl Ty {
                 elem: Box::new(elem.subst(subst)),
                 rank: *rank,
             },
-            Ty::Tuple(items) => Ty::Tuple(items.iter().map(|a| a.subst(subst)).collect()),
+            Ty::Tuple(items, names) => Ty::Tuple(
+                items.iter().map(|a| a.subst(subst)).collect(),
+                names.clone(),
+            ),
             Ty::Pointer(t) => Ty::Pointer(Box::new(t.subst(subst))),
             _ => self.clone(),
         }
@@ -100,11 +104,39 @@ impl Ty {
     pub fn mentions(&self, owner: ParamOwner) -> bool {
         match self {
             Ty::Param { owner: o, .. } => *o == owner,
-            Ty::Named { args, .. } | Ty::Tuple(args) => args.iter().any(|a| a.mentions(owner)),
+            Ty::Named { args, .. } | Ty::Tuple(args, _) => args.iter().any(|a| a.mentions(owner)),
             Ty::Array { elem, .. } | Ty::Pointer(elem) => elem.mentions(owner),
             _ => false,
         }
     }
+}
+
+/// The element names of a tuple type (`(Stream Body, int Length)`), where
+/// given. They do not make two tuple types differ: C# converts between
+/// tuples element by element, whatever their names.
+#[derive(Clone, Debug, Default)]
+pub struct TupleNames(pub Option<Box<[Option<smol_str::SmolStr>]>>);
+
+impl TupleNames {
+    /// The index of the element named `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.0
+            .as_ref()?
+            .iter()
+            .position(|n| n.as_deref() == Some(name))
+    }
+}
+
+impl PartialEq for TupleNames {
+    fn eq(&self, _: &TupleNames) -> bool {
+        true
+    }
+}
+
+impl Eq for TupleNames {}
+
+impl std::hash::Hash for TupleNames {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// A substitution of type parameters by types.

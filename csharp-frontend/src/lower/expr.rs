@@ -327,7 +327,7 @@ impl Lowerer<'_> {
                     let name = name
                         .as_ref()
                         .map(|n| n.to_string())
-                        .or_else(|| self.projected_name(*x));
+                        .or_else(|| self.hir.projected_name(*x).map(|n| n.to_string()));
                     let names = std::iter::once(format!("Item{}", i + 1)).chain(name);
                     for member in names {
                         self.store_unknown_member(t, member, op.clone(), range);
@@ -346,7 +346,7 @@ impl Lowerer<'_> {
                         let name = name
                             .as_ref()
                             .map(|n| n.to_string())
-                            .or_else(|| self.projected_name(*x));
+                            .or_else(|| self.hir.projected_name(*x).map(|n| n.to_string()));
                         (name, self.sub(*x))
                     })
                     .collect();
@@ -1321,7 +1321,7 @@ impl Lowerer<'_> {
             Some(Expr::Declaration { bindings, .. }) => {
                 let bindings = bindings.clone();
                 let items = match self.types.ty(target) {
-                    crate::index::Ty::Tuple(items) => items.to_vec(),
+                    crate::index::Ty::Tuple(items, _) => items.to_vec(),
                     _ => Vec::new(),
                 };
                 for (i, b) in bindings.iter().enumerate() {
@@ -1402,15 +1402,6 @@ impl Lowerer<'_> {
 
     /// The member name a projection gives: `new { x, y.Name }` has members `x`
     /// and `Name`, and so do the elements of the tuple `(x, y.Name)`.
-    fn projected_name(&self, x: ExprId) -> Option<String> {
-        match self.hir.exprs.get(x.index())? {
-            Expr::Local(b) => Some(self.hir.binding(*b).name.to_string()),
-            Expr::Name { name, .. } => Some(name.to_string()),
-            Expr::MemberAccess { name, .. } => Some(name.to_string()),
-            _ => None,
-        }
-    }
-
     fn emit_element_value(&mut self, dst: VarId, src: Option<Operand>, range: TextRange) {
         match src {
             Some(op) => self.emit(IrStmt::Copy { dst, src: op }, range),

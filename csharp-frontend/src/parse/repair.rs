@@ -663,18 +663,23 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                         && open > 0
                         && starts_pattern(word(open - 1))
                     {
-                        push(toks[open].start, b"(".to_vec(), RepairKind::LIST_PATTERN_GUARD);
+                        push(
+                            toks[open].start,
+                            b"(".to_vec(),
+                            RepairKind::LIST_PATTERN_GUARD,
+                        );
                         push(t.start, b")".to_vec(), RepairKind::LIST_PATTERN_GUARD);
                         let mut depth = 0usize;
-                        for k in open + 1..i {
-                            match toks[k].text(text) {
+                        for (k, tok) in toks.iter().enumerate().take(i).skip(open + 1) {
+                            match tok.text(text) {
                                 b"(" | b"[" | b"{" => depth += 1,
                                 b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
-                                b".." if depth == 0
-                                    && (is(k + 1, TokKind::Punct, ",")
-                                        || is(k + 1, TokKind::Punct, "]")) =>
+                                b".."
+                                    if depth == 0
+                                        && (is(k + 1, TokKind::Punct, ",")
+                                            || is(k + 1, TokKind::Punct, "]")) =>
                                 {
-                                    push(toks[k].start, b"_ ".to_vec(), RepairKind::LEADING_SLICE)
+                                    push(tok.start, b"_ ".to_vec(), RepairKind::LEADING_SLICE)
                                 }
                                 _ => {}
                             }

@@ -142,7 +142,7 @@ fn named_types(ty: &Ty, out: &mut BTreeSet<TypeId>) {
             args.iter().for_each(|a| named_types(a, out));
         }
         Ty::Array { elem: t, .. } | Ty::Pointer(t) => named_types(t, out),
-        Ty::Tuple(items) => items.iter().for_each(|a| named_types(a, out)),
+        Ty::Tuple(items, _) => items.iter().for_each(|a| named_types(a, out)),
         _ => {}
     }
 }

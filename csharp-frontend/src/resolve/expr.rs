@@ -6,7 +6,7 @@ use crate::hir::{
     Arg, AssignOp, BinaryOp, BindingKind, CollectionElem, Expr, ExprId, Function, InitElem,
     InitValue, LambdaBody, Literal, MemberKind, Name, PathSegment, QueryClause, TypeRef, UnaryOp,
 };
-use crate::index::{MemberId, NsId, Origin, ParamOwner, Resolved, Subst, Ty};
+use crate::index::{MemberId, NsId, Origin, ParamOwner, Resolved, Subst, TupleNames, Ty};
 
 /// What a name or member access denotes before it is used.
 #[derive(Clone, Debug)]
@@ -278,6 +278,13 @@ impl Resolver<'_> {
             Expr::Tuple(items) => {
                 let items = items.clone();
                 let hints = expected.map(|t| self.tuple_items(t, items.len()));
+                let names = items
+                    .iter()
+                    .map(|(name, x)| {
+                        name.clone()
+                            .or_else(|| self.body.projected_name(*x).cloned())
+                    })
+                    .collect();
                 Ty::Tuple(
                     items
                         .iter()
@@ -291,6 +298,7 @@ impl Resolver<'_> {
                             self.expr(*x, h.as_ref())
                         })
                         .collect(),
+                    TupleNames(Some(names)),
                 )
             }
             Expr::Declaration { ty, bindings } => {
@@ -480,8 +488,8 @@ impl Resolver<'_> {
         let mut guard = 0;
         while let Some(t) = cur {
             let self_ty = self.index.ty(t).self_ty(t);
-            if let Some(found) = self.lookup_value_member(&self_ty, name, false) {
-                return Some(found);
+            if let Some((Some(m), ty)) = self.lookup_value_member(&self_ty, name, false) {
+                return Some((m, ty));
             }
             cur = self.index.ty(t).parent;
             guard += 1;
@@ -492,10 +500,10 @@ impl Resolver<'_> {
         for (_, usings) in self.index.scope_chain(&self.scope) {
             for u in usings {
                 for &st in &u.statics {
-                    if let Some(found) =
+                    if let Some((Some(m), ty)) =
                         self.lookup_value_member(&crate::index::Ty::named(st), name, true)
                     {
-                        return Some(found);
+                        return Some((m, ty));
                     }
                 }
             }
@@ -542,7 +550,9 @@ impl Resolver<'_> {
             }
             Qual::Type(t) => {
                 if let Some((m, ty)) = self.lookup_value_member(&t, name, true) {
-                    self.out.targets.insert(e, ExprTarget::Member(m));
+                    if let Some(m) = m {
+                        self.out.targets.insert(e, ExprTarget::Member(m));
+                    }
                     return Qual::Value(ty);
                 }
                 if let Some(def) = t.def()
@@ -563,7 +573,7 @@ impl Resolver<'_> {
             }
             Qual::Value(t) => {
                 if let Some((m, ty)) = self.lookup_value_member(&t, name, false) {
-                    if m.0 != u32::MAX {
+                    if let Some(m) = m {
                         self.out.targets.insert(e, ExprTarget::Member(m));
                     }
                     return Qual::Value(ty);
@@ -573,7 +583,9 @@ impl Resolver<'_> {
                     && t.def().is_some_and(|d| &self.index.ty(d).name == rn)
                     && let Some((m, ty)) = self.lookup_value_member(&t, name, true)
                 {
-                    self.out.targets.insert(e, ExprTarget::Member(m));
+                    if let Some(m) = m {
+                        self.out.targets.insert(e, ExprTarget::Member(m));
+                    }
                     return Qual::Value(ty);
                 }
                 if !self.method_candidates(&t, name, false).is_empty() {
@@ -660,7 +672,9 @@ impl Resolver<'_> {
                             && let Some((m, ft)) = self.lookup_value_member(&t, &name, false)
                             && self.delegate_signature(&ft).is_some()
                         {
-                            self.out.targets.insert(callee, ExprTarget::Member(m));
+                            if let Some(m) = m {
+                                self.out.targets.insert(callee, ExprTarget::Member(m));
+                            }
                             self.out.exprs[callee.index()] = ft.clone();
                             return self.delegate_call(e, &ft, args);
                         }
@@ -1198,7 +1212,7 @@ impl Resolver<'_> {
     /// The element types of a tuple (or a type with `Deconstruct`) of arity `n`.
     pub(super) fn tuple_items(&self, t: &Ty, n: usize) -> Vec<Ty> {
         match t {
-            Ty::Tuple(items) if items.len() == n => items.to_vec(),
+            Ty::Tuple(items, _) if items.len() == n => items.to_vec(),
             Ty::Named { .. } => {
                 // KeyValuePair and user types deconstruct through `Deconstruct(out .., out ..)`.
                 let found = self

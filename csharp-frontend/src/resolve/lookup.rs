@@ -54,8 +54,8 @@ fn unify_depth(
                 unify_depth(index, elem, a, owner, subst, depth + 1);
             }
         }
-        Ty::Tuple(ps) => {
-            if let Ty::Tuple(as_) = arg {
+        Ty::Tuple(ps, _) => {
+            if let Ty::Tuple(as_, _) = arg {
                 for (p, a) in ps.iter().zip(as_.iter()) {
                     unify_depth(index, p, a, owner, subst, depth + 1);
                 }
@@ -118,8 +118,8 @@ fn fit(index: &Index, arg: &Ty, param: &Ty) -> Option<u8> {
         (Ty::Array { elem: a, .. }, Ty::Array { elem: p, .. }) => {
             fit(index, a, p).map(|f| f.min(3))
         }
-        (Ty::Tuple(_), Ty::Named { .. }) => Some(1),
-        (Ty::Tuple(a), Ty::Tuple(p)) if a.len() == p.len() => Some(2),
+        (Ty::Tuple(..), Ty::Named { .. }) => Some(1),
+        (Ty::Tuple(a, _), Ty::Tuple(p, _)) if a.len() == p.len() => Some(2),
         _ => None,
     }
 }
@@ -179,7 +179,7 @@ impl Resolver<'_> {
                 b
             }
             Ty::Param { .. } => index.well_known.object.map(Ty::named).into_iter().collect(),
-            Ty::Tuple(_) => Vec::new(),
+            Ty::Tuple(..) => Vec::new(),
             _ => vec![ty.clone()],
         };
         let mut out = Vec::new();
@@ -205,21 +205,21 @@ impl Resolver<'_> {
     }
 
     /// A field, property or event named `name` on a value (or type, when
-    /// `statics`) of type `ty`, with its type.
+    /// `statics`) of type `ty`, with its type; a tuple's element has no member.
     pub(super) fn lookup_value_member(
         &self,
         ty: &Ty,
         name: &str,
         statics: bool,
-    ) -> Option<(MemberId, Ty)> {
-        if let Ty::Tuple(items) = ty
-            && let Some(n) = name
-                .strip_prefix("Item")
-                .and_then(|n| n.parse::<usize>().ok())
+    ) -> Option<(Option<MemberId>, Ty)> {
+        if let Ty::Tuple(items, names) = ty
+            && let Some(i) = names.position(name).or_else(|| {
+                name.strip_prefix("Item")
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .map(|n| n.wrapping_sub(1))
+            })
         {
-            return items
-                .get(n.wrapping_sub(1))
-                .map(|t| (MemberId(u32::MAX), t.clone()));
+            return items.get(i).map(|t| (None, t.clone()));
         }
         self.members_named(ty, name)
             .into_iter()
@@ -233,7 +233,7 @@ impl Resolver<'_> {
                         | MemberKind::Event
                         | MemberKind::EnumMember
                 );
-                (is_value && (!statics || d.is_static())).then(|| (m, d.ty.subst(&subst)))
+                (is_value && (!statics || d.is_static())).then(|| (Some(m), d.ty.subst(&subst)))
             })
     }
 

@@ -403,7 +403,10 @@ fn list_patterns_with_a_guard() {
     let (d, kinds) = repaired(src);
     assert!(kinds.contains(&"list-pattern-guard"), "{kinds:?}");
     assert!(d.contains("([(var s#1)] when (== s#1 1) => true)"), "{d}");
-    assert!(d.contains("([1 .. (var l#2)] when (> l#2 2) => true)"), "{d}");
+    assert!(
+        d.contains("([1 .. (var l#2)] when (> l#2 2) => true)"),
+        "{d}"
+    );
     let file = parse(src);
     let d = body_dump(&file, src, 1);
     assert!(d.contains("[(var c#1) ..]"), "{d}");

@@ -665,8 +665,23 @@ impl BodyBuilder {
     pub fn set_exc(&mut self, from: NodeId, exc: Option<ExcEdge>) {
         self.body.nodes[from.index()].exc = exc;
     }
-    pub fn finish(self) -> Body {
+    /// The body, its nodes and variables in allocations of their length:
+    /// every body stays in memory until the run ends.
+    pub fn finish(mut self) -> Body {
+        fit(&mut self.body.nodes);
+        fit(&mut self.body.vars);
         self.body
+    }
+}
+
+/// Moves `v` into an allocation of exactly its length. `shrink_to_fit` may
+/// keep the block: mimalloc, for one, does not move a block that would shrink
+/// by less than half.
+pub fn fit<T>(v: &mut Vec<T>) {
+    if v.capacity() > v.len() {
+        let mut exact = Vec::with_capacity(v.len());
+        exact.append(v);
+        *v = exact;
     }
 }
 

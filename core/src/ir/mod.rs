@@ -520,6 +520,10 @@ impl Bodies {
     pub fn get_mut(&mut self, id: BodyId) -> Option<&mut Body> {
         self.bodies.get_mut(id.index())
     }
+    /// Makes room for `additional` more bodies.
+    pub fn reserve(&mut self, additional: usize) {
+        self.bodies.reserve_exact(additional);
+    }
     /// The id the next pushed body gets.
     pub fn next_id(&self) -> BodyId {
         BodyId(self.bodies.len() as u32)
@@ -546,6 +550,11 @@ impl Bodies {
     /// Moves the bodies of another arena to the end of this one; the ids they
     /// use among themselves (`parent`, closures) are renumbered.
     pub fn append(&mut self, other: Bodies) {
+        if self.bodies.is_empty() && self.bodies.capacity() <= other.bodies.capacity() {
+            // Nothing to renumber, no room reserved here: no copy.
+            self.bodies = other.bodies;
+            return;
+        }
         let offset = self.bodies.len() as u32;
         let shift = |id: BodyId| BodyId(id.0 + offset);
         for mut b in other.bodies {

@@ -638,12 +638,11 @@ impl Index {
         let mut syntaxes: Vec<(Arc<FileSyntax>, Vec<usize>)> = shared
             .into_values()
             .map(|entries| {
-                let mut taken = entries
+                let mut taken: Vec<Arc<FileSyntax>> = entries
                     .iter()
-                    .map(|&i| std::mem::take(&mut self.files[i].syntax));
-                let syntax = taken.next().unwrap_or_default();
-                taken.for_each(drop);
-                (syntax, entries)
+                    .map(|&i| std::mem::take(&mut self.files[i].syntax))
+                    .collect();
+                (taken.pop().unwrap_or_default(), entries)
             })
             .collect();
         syntaxes.par_iter_mut().for_each(|(syntax, _)| {

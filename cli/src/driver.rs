@@ -37,6 +37,9 @@ pub struct RunOptions {
     pub exclude: crate::config::Exclude,
     /// Check only this target framework's build of each project (`--framework`).
     pub framework: Option<String>,
+    /// Free the bodies' syntax once lowered, for a run that is neither
+    /// checked again ([`recheck`]) nor dumped: it lowers the peak memory.
+    pub free_lowered_syntax: bool,
 }
 
 /// A file a diagnostic may point into that is not C# source (a project file, the
@@ -260,6 +263,9 @@ fn analyze(
     for part in &mut parts {
         rlc_core::setters::inline_storing_setters(&mut loaded.index.program, &mut part.bodies);
         rlc_core::never_returns::cut_calls(&loaded.index.program, &mut part.bodies);
+    }
+    if opts.free_lowered_syntax {
+        loaded.index.free_body_syntax();
     }
     let lower = t.elapsed();
     after("resolve + lower");

@@ -131,6 +131,8 @@ pub fn run(args: FixArgs, color: ColorChoice) -> ExitCode {
         infer: config.infer.unwrap_or(true),
         exclude: config.exclude.clone(),
         framework: None,
+        // Each edit is verified by a re-check, which lowers again.
+        free_lowered_syntax: false,
     };
     let started = std::time::Instant::now();
     let progress = Progress::new(Audience::current(args.quiet));

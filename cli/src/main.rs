@@ -88,6 +88,7 @@ fn check(args: CheckArgs, color: ColorChoice) -> ExitCode {
         infer: settings.infer,
         exclude: config.exclude.clone(),
         framework: args.framework.clone(),
+        free_lowered_syntax: true,
     };
     let machine_format = args.format != Format::Human;
     let progress = Progress::new(Audience::current(args.quiet || machine_format));

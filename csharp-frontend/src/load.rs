@@ -847,6 +847,14 @@ pub fn lower_where(index: &Index, wanted: impl Fn(FileId) -> bool + Sync) -> Low
         stats: ResolveStats::default(),
         internal_errors: Vec::new(),
     };
+    // At their final size at once: the bodies stay until the run ends.
+    let count = |lt: &Result<crate::lower::LoweredType, String>| {
+        lt.as_ref().map_or(0, |lt| lt.bodies.len())
+    };
+    out.bodies.reserve(
+        results.iter().map(|(_, r)| count(r)).sum::<usize>()
+            + top.iter().map(|(_, r)| count(r)).sum::<usize>(),
+    );
     let absorb = |lt: crate::lower::LoweredType, out: &mut Lowered| {
         out.bodies.append(lt.bodies);
         out.stats.merge(&lt.stats);

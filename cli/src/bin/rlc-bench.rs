@@ -82,9 +82,11 @@ fn main() {
     if let Some(dlls) = metadata {
         return metadata_cost(&path, &dlls, runs, infer);
     }
+    // As `rlc-sharp check` runs.
     let opts = RunOptions {
         paths: vec![path.clone()],
         infer,
+        free_lowered_syntax: true,
         ..Default::default()
     };
     let sources = floor_sources(&opts);
@@ -298,6 +300,7 @@ fn metadata_cost(sources: &Path, dlls: &Path, runs: usize, infer: bool) {
     let opts = |p: &PathBuf| RunOptions {
         paths: vec![p.clone()],
         infer,
+        free_lowered_syntax: true,
         ..Default::default()
     };
     let (mut plain, mut read) = (Vec::new(), Vec::new());

@@ -21,6 +21,8 @@
 //! values it does not own (`bool TryGetCached(out Stream s) { s = _cache; .. }`)
 //! gets `[NotOwning]`, as the library's `TryGetValue` has.
 
+use std::cell::OnceCell;
+
 use rustc_hash::FxHashSet;
 
 use crate::facts::Definitions;
@@ -48,7 +50,8 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
     // values returned (`return _stream;` in an `async` method, or
     // `Task.FromResult(_stream)`) do.
     let declared = open || types.of_value(&md.ret).is_some();
-    let defs = Definitions::of(body);
+    // Built at the first returned variable: most bodies return none.
+    let defs = OnceCell::new();
     let mut first: Option<NodeId> = None;
     let (mut forwards, mut carries) = (false, declared);
     for (i, node) in body.nodes.iter().enumerate() {
@@ -58,10 +61,11 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         let Some(Operand::Var(v)) = value else {
             continue;
         };
-        if let Source::Borrowed { from_call } = borrowed(p, md, body, &defs, *v)? {
+        let defs = defs.get_or_init(|| Definitions::of(body));
+        if let Source::Borrowed { from_call } = borrowed(p, md, body, defs, *v)? {
             first.get_or_insert(NodeId(i as u32));
             forwards |= from_call;
-            carries = carries || carries_obligation(p, types, body, &defs, *v);
+            carries = carries || carries_obligation(p, types, body, defs, *v);
         }
     }
     if (open && !forwards) || !carries {
@@ -101,11 +105,12 @@ pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
     if !candidate(md) || body.is_iterator || md.is_async || md.ret.ty.is_none() {
         return false;
     }
-    let defs = Definitions::of(body);
+    let defs = OnceCell::new();
     body.nodes.iter().all(|node| match &node.stmt {
         Stmt::Return(Some(Operand::Const(Const::Null))) | Stmt::Return(None) => true,
         Stmt::Return(Some(Operand::Var(v))) => {
-            matches!(borrowed(p, md, body, &defs, *v), Some(Source::Null))
+            let defs = defs.get_or_init(|| Definitions::of(body));
+            matches!(borrowed(p, md, body, defs, *v), Some(Source::Null))
         }
         Stmt::Return(Some(_)) => false,
         _ => true,
@@ -125,7 +130,8 @@ pub(super) fn borrowed_out_params(
     if md.kind != MethodKind::Ordinary || md.is_abstract || !md.has_body {
         return Vec::new();
     }
-    let defs = Definitions::of(body);
+    // Built for the first qualifying parameter: most methods have none.
+    let defs = OnceCell::new();
     let mut found = Vec::new();
     for (i, param) in md.params.iter().enumerate() {
         if param.mode != ParamMode::Out
@@ -137,7 +143,8 @@ pub(super) fn borrowed_out_params(
         let Some(v) = body.param_var(i as u32) else {
             continue;
         };
-        if let Some(Source::Borrowed { .. }) = borrowed(p, md, body, &defs, v)
+        let defs = defs.get_or_init(|| Definitions::of(body));
+        if let Some(Source::Borrowed { .. }) = borrowed(p, md, body, defs, v)
             && let Some(first) = defs.all(v).iter().min()
         {
             found.push((i as u32, body.node(*first).span));

@@ -19,6 +19,8 @@
 //! on `this`, stated or inferred, is left as it is; targets other than `this`
 //! are kept.
 
+use rayon::prelude::*;
+
 use super::{InferredAttr, InferredSpec, SpecTarget};
 use crate::cfg;
 use crate::facts::Definitions;
@@ -122,10 +124,14 @@ pub(super) fn apply(
     }
     // Calls of such methods on `this`, to a fixed point: each pass adds at
     // least one method or stops, so this ends.
+    // Each body's calls on `this` read only the body: in parallel.
+    let read = &*p;
     let candidates: Vec<(&Body, MethodId, Vec<ThisCall>)> = bodies
         .iter()
+        .as_slice()
+        .par_iter()
         .filter_map(|b| {
-            let m = b.method.filter(|m| eligible(p, *m))?;
+            let m = b.method.filter(|m| eligible(read, *m))?;
             let calls = calls_on_this(b);
             (!calls.is_empty()).then_some((b, m, calls))
         })

@@ -28,7 +28,7 @@ use crate::consistency::{
     Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, verify,
 };
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
-use crate::ir::{Bodies, Body, BodyId, BodyKind, NodeId, Operand, Stmt, VarId};
+use crate::ir::{Bodies, Body, BodyId, BodyKind, Callee, NodeId, Operand, Stmt, VarId};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::ownership::call_result_owning;
@@ -71,21 +71,43 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
     // no class is given a must-call method, which must dispose all its owning
     // fields: neither is ever taken back.
     let mut settled = false;
+    // A body's evidence reads the program only: the specs of its own method
+    // and of its callees, and the must-call types. Each round reads it again,
+    // in parallel, for the bodies that read a method the last round gave a
+    // spec (`changed`; `None`: every body).
+    let mut ev: Vec<Evidence> = Vec::new();
+    let mut changed: Option<FxHashSet<MethodId>> = None;
     loop {
         rounds += 1;
         let before = st.specs.len();
-        // Each body's evidence reads the program only: in parallel, in body order.
-        let ev: Vec<Evidence> = bodies
-            .iter()
-            .as_slice()
-            .par_iter()
-            .map(|b| evidence(&st.p, &types, b))
-            .collect();
+        let last = std::mem::take(&mut ev);
+        ev = match &changed {
+            Some(changed) => bodies
+                .iter()
+                .as_slice()
+                .par_iter()
+                .zip(last)
+                .map(|(b, last)| {
+                    if reads_any(b, changed) {
+                        evidence(&st.p, &types, b)
+                    } else {
+                        last
+                    }
+                })
+                .collect(),
+            None => bodies
+                .iter()
+                .as_slice()
+                .par_iter()
+                .map(|b| evidence(&st.p, &types, b))
+                .collect(),
+        };
         st.owning_params(bodies, &types, &ev);
         st.owning_params_of_declarations(&types);
         st.calls(bodies, &types, &ev);
         st.owning_fields(bodies, &types, &ev, settled);
-        if settled && st.must_call_classes(&types) {
+        let types_changed = settled && st.must_call_classes(&types);
+        if types_changed {
             types = MustCallTypes::compute(&st.p);
         }
         st.must_call_alias_constructors(bodies, &types, &ev);
@@ -96,15 +118,40 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         st.owning_getters(bodies, &ev);
         st.borrowed_returns(bodies, &types);
         creates_must_call_for::apply(&mut st.p, bodies, &types, &mut st.specs);
-        if st.specs.len() == before && !settled {
-            settled = true;
-            continue;
-        }
-        if rounds >= MAX_ROUNDS
-            || (st.specs.len() == before && !st.withdraw_unverified_aliases(bodies))
-        {
+        if rounds >= MAX_ROUNDS {
             break;
         }
+        let added = &st.specs[before..];
+        if added.is_empty() && !settled {
+            // The rules that wait for it run next, on the same evidence.
+            settled = true;
+            changed = Some(FxHashSet::default());
+            continue;
+        }
+        if added.is_empty() {
+            // Withdrawn specs are taken out of `specs`: read every body again.
+            if !st.withdraw_unverified_aliases(bodies) {
+                break;
+            }
+            changed = None;
+            continue;
+        }
+        // A type's spec changes the must-call types, which every body reads;
+        // no evidence reads a field's spec.
+        let new_type = added
+            .iter()
+            .any(|s| matches!(s.target, SpecTarget::Type(_)));
+        changed = (!types_changed && !new_type).then(|| {
+            added
+                .iter()
+                .filter_map(|s| match s.target {
+                    SpecTarget::Method(m) | SpecTarget::Param(m, _) | SpecTarget::Return(m) => {
+                        Some(m)
+                    }
+                    SpecTarget::Field(_) | SpecTarget::Type(_) => None,
+                })
+                .collect()
+        });
     }
     st.specs.sort_by(|a, b| {
         a.target
@@ -116,6 +163,15 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         specs: st.specs,
         rounds,
     }
+}
+
+/// Whether `body`'s evidence reads a spec of one of `methods`: its own
+/// method's or a callee's.
+fn reads_any(body: &Body, methods: &FxHashSet<MethodId>) -> bool {
+    body.method.is_some_and(|m| methods.contains(&m))
+        || body.nodes.iter().any(|n| {
+            matches!(&n.stmt, Stmt::Call(c) if matches!(c.callee, Callee::Method(m) if methods.contains(&m)))
+        })
 }
 
 pub(super) struct State {

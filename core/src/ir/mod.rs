@@ -520,6 +520,10 @@ impl Bodies {
     pub fn get_mut(&mut self, id: BodyId) -> Option<&mut Body> {
         self.bodies.get_mut(id.index())
     }
+    /// Makes room for `additional` more bodies.
+    pub fn reserve(&mut self, additional: usize) {
+        self.bodies.reserve_exact(additional);
+    }
     /// The id the next pushed body gets.
     pub fn next_id(&self) -> BodyId {
         BodyId(self.bodies.len() as u32)
@@ -546,6 +550,11 @@ impl Bodies {
     /// Moves the bodies of another arena to the end of this one; the ids they
     /// use among themselves (`parent`, closures) are renumbered.
     pub fn append(&mut self, other: Bodies) {
+        if self.bodies.is_empty() && self.bodies.capacity() <= other.bodies.capacity() {
+            // Nothing to renumber, no room reserved here: no copy.
+            self.bodies = other.bodies;
+            return;
+        }
         let offset = self.bodies.len() as u32;
         let shift = |id: BodyId| BodyId(id.0 + offset);
         for mut b in other.bodies {
@@ -665,8 +674,23 @@ impl BodyBuilder {
     pub fn set_exc(&mut self, from: NodeId, exc: Option<ExcEdge>) {
         self.body.nodes[from.index()].exc = exc;
     }
-    pub fn finish(self) -> Body {
+    /// The body, its nodes and variables in allocations of their length:
+    /// every body stays in memory until the run ends.
+    pub fn finish(mut self) -> Body {
+        fit(&mut self.body.nodes);
+        fit(&mut self.body.vars);
         self.body
+    }
+}
+
+/// Moves `v` into an allocation of exactly its length. `shrink_to_fit` may
+/// keep the block: mimalloc, for one, does not move a block that would shrink
+/// by less than half.
+pub fn fit<T>(v: &mut Vec<T>) {
+    if v.capacity() > v.len() {
+        let mut exact = Vec::with_capacity(v.len());
+        exact.append(v);
+        *v = exact;
     }
 }
 

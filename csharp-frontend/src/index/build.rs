@@ -2,6 +2,8 @@
 //! types first, then usings, then base lists and constraints, then member
 //! signatures, then the core's spec table.
 
+use std::sync::Arc;
+
 use rlc_core::FileId;
 use rlc_core::program::{Program, TypeId};
 use rustc_hash::FxHashMap;
@@ -366,7 +368,9 @@ impl Builder<'_> {
         }
         let entry = &self.index.files[file.0 as usize];
         let origin = entry.origin;
-        let decl = entry.syntax.types.get(decl_id.0 as usize)?.clone();
+        // The file's syntax, not the declaration, is copied: a reference.
+        let syntax = Arc::clone(&entry.syntax);
+        let decl = syntax.types.get(decl_id.0 as usize)?;
         let (container, ns, parent_params) = match decl.parent {
             Some(p) => {
                 let parent = self.ensure_type(file, p, by_key, depth + 1)?;
@@ -620,10 +624,8 @@ impl Builder<'_> {
             .map(|p| self.index.types[p.index()].type_params.len())
             .unwrap_or(0);
         for part in parts {
-            let decl: TypeDecl = self.index.files[part.file.0 as usize]
-                .syntax
-                .ty(part.decl)
-                .clone();
+            let syntax = Arc::clone(&self.index.files[part.file.0 as usize].syntax);
+            let decl = syntax.ty(part.decl);
             let mut ctx = self.type_ctx(id, part);
             ctx.search_bases = false;
             for (i, b) in decl.bases.iter().enumerate() {
@@ -697,13 +699,11 @@ impl Builder<'_> {
         let id = TypeId(t as u32);
         let parts = self.index.types[t].parts.clone();
         for part in parts {
-            let decl: TypeDecl = self.index.files[part.file.0 as usize]
-                .syntax
-                .ty(part.decl)
-                .clone();
+            let syntax = Arc::clone(&self.index.files[part.file.0 as usize].syntax);
+            let decl = syntax.ty(part.decl);
             let ctx = self.type_ctx(id, part);
             if let Some(params) = &decl.primary_ctor {
-                self.add_primary_ctor(id, part, &ctx, &decl, params);
+                self.add_primary_ctor(id, part, &ctx, decl, params);
             }
             for (i, m) in decl.members.iter().enumerate() {
                 self.add_member(id, part, &ctx, m, i as u32);

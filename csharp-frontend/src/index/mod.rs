@@ -14,6 +14,7 @@ pub mod ty;
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rlc_core::FileId;
 use rlc_core::program::{FieldId, MethodId, Program, TypeId};
 use rustc_hash::FxHashMap;
@@ -621,6 +622,40 @@ impl Index {
             }
         }
         out
+    }
+
+    /// Frees the syntax of the files' bodies (what lowering reads; the
+    /// declarations stay). For a run that has lowered every body and will
+    /// neither lower again nor [`crate::load::reload`]: a body's syntax is
+    /// about as large as its IR.
+    pub fn free_body_syntax(&mut self) {
+        // Files of several compilations share one syntax: each is freed
+        // once every entry has let go of it.
+        let mut shared: FxHashMap<*const FileSyntax, Vec<usize>> = FxHashMap::default();
+        for (i, f) in self.files.iter().enumerate() {
+            shared.entry(Arc::as_ptr(&f.syntax)).or_default().push(i);
+        }
+        let mut syntaxes: Vec<(Arc<FileSyntax>, Vec<usize>)> = shared
+            .into_values()
+            .map(|entries| {
+                let mut taken: Vec<Arc<FileSyntax>> = entries
+                    .iter()
+                    .map(|&i| std::mem::take(&mut self.files[i].syntax))
+                    .collect();
+                (taken.pop().unwrap_or_default(), entries)
+            })
+            .collect();
+        syntaxes.par_iter_mut().for_each(|(syntax, _)| {
+            if let Some(s) = Arc::get_mut(syntax) {
+                s.bodies = Vec::new();
+                s.top_level = None;
+            }
+        });
+        for (syntax, entries) in syntaxes {
+            for i in entries {
+                self.files[i].syntax = syntax.clone();
+            }
+        }
     }
 
     /// `System.IO.File.OpenRead(string)`, `App.Reader.Stream`.

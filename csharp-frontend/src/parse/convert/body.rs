@@ -7,6 +7,7 @@
 //! `foreach`, `using`, `lock`, `fixed` and switch sections stay in that statement;
 //! local functions are visible in their whole block; lambda parameters shadow.
 
+use rlc_core::ir::fit;
 use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
@@ -165,14 +166,14 @@ impl<'s, 't> BodyBuilder<'s, 't> {
         } else if has_error {
             b.skip = Some(SkipReason::SyntaxError);
         }
-        b.exprs.shrink_to_fit();
-        b.expr_ranges.shrink_to_fit();
-        b.stmts.shrink_to_fit();
-        b.stmt_ranges.shrink_to_fit();
-        b.pats.shrink_to_fit();
-        b.pat_ranges.shrink_to_fit();
-        b.bindings.shrink_to_fit();
-        b.params.shrink_to_fit();
+        fit(&mut b.exprs);
+        fit(&mut b.expr_ranges);
+        fit(&mut b.stmts);
+        fit(&mut b.stmt_ranges);
+        fit(&mut b.pats);
+        fit(&mut b.pat_ranges);
+        fit(&mut b.bindings);
+        fit(&mut b.params);
         self.body
     }
 

@@ -10,6 +10,7 @@ mod expr;
 mod kinds;
 mod syn;
 
+use rlc_core::ir::fit;
 use tree_sitter::{Node, Tree};
 
 use self::body::BodyBuilder;
@@ -46,6 +47,12 @@ pub(crate) fn convert(original: &str, tree: &Tree) -> FileSyntax {
         cx.top_level(&top_level);
     }
     cx.file.limits = syn.take_limits();
+    // Kept until the run ends: no room to grow.
+    fit(&mut cx.file.bodies);
+    fit(&mut cx.file.types);
+    for t in &mut cx.file.types {
+        fit(&mut t.members);
+    }
     cx.file
 }
 

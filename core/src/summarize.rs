@@ -464,9 +464,6 @@ fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
     None
 }
 
-/// Fields whose elements the class disposes: collections that a must-call
-/// method of the class (or a method of the class it calls on `this`, like
-/// `Dispose(bool)` or `DisposeAsyncCore()`) disposes element-wise.
 /// Collection fields (of an object or static) whose elements leave through a
 /// removal that hands them to the caller (`TryRemove(key, out v)`,
 /// `TryDequeue(out v)`: an owning `out` argument of a call on the collection)
@@ -561,6 +558,9 @@ fn disposed_here(pf: &ProgramFacts<'_>, body: &Body, v: VarId) -> bool {
     })
 }
 
+/// Fields whose elements the class disposes: collections that a must-call
+/// method of the class (or a method of the class it calls on `this`, like
+/// `Dispose(bool)` or `DisposeAsyncCore()`) disposes element-wise.
 fn owning_collection_fields(
     pf: &ProgramFacts<'_>,
     exceptions: ExceptionModel,

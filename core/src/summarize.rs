@@ -475,19 +475,23 @@ fn released_on_removal(pf: &ProgramFacts<'_>) -> FxHashSet<FieldId> {
     let program = pf.program;
     let mut out = FxHashSet::default();
     for body in pf.bodies.iter() {
-        let removals: Vec<(&Call, VarId)> = body
+        // (collection, the value taken out of it)
+        let removals: Vec<(VarId, VarId)> = body
             .nodes
             .iter()
             .filter_map(|n| match &n.stmt {
-                Stmt::Call(call) if call.receiver.is_some() => Some(&**call),
+                Stmt::Call(call) => call
+                    .receiver
+                    .filter(|r| body.var(*r).ty.element.is_some())
+                    .map(|r| (&**call, r)),
                 _ => None,
             })
-            .flat_map(|call| {
+            .flat_map(|(call, r)| {
                 call.args.iter().filter_map(move |a| {
                     let v = a.value.var()?;
                     let param = ownership::callee_param(program, call, a.param);
                     (a.mode == ParamMode::Out && ownership::out_param_owning(param))
-                        .then_some((call, v))
+                        .then_some((r, v))
                 })
             })
             .collect();
@@ -495,11 +499,7 @@ fn released_on_removal(pf: &ProgramFacts<'_>) -> FxHashSet<FieldId> {
             continue;
         }
         let defs = Definitions::of(body);
-        for (call, v) in removals {
-            let Some(r) = call.receiver else { continue };
-            if body.var(r).ty.element.is_none() {
-                continue;
-            }
+        for (r, v) in removals {
             if let Some(f) = loaded_field(body, &defs, r)
                 && disposed_here(pf, body, v)
             {

@@ -75,33 +75,18 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
     // and of its callees, and the must-call types. Each round reads it again,
     // in parallel, for the bodies that read a method the last round gave a
     // spec (`changed`; `None`: every body).
-    let mut ev: Vec<Evidence> = Vec::new();
+    let mut ev: Vec<Evidence> = (0..bodies.len()).map(|_| Evidence::default()).collect();
     let mut changed: Option<FxHashSet<MethodId>> = None;
     loop {
         rounds += 1;
         let before = st.specs.len();
-        let last = std::mem::take(&mut ev);
-        ev = match &changed {
-            Some(changed) => bodies
-                .iter()
-                .as_slice()
-                .par_iter()
-                .zip(last)
-                .map(|(b, last)| {
-                    if reads_any(b, changed) {
-                        evidence(&st.p, &types, b)
-                    } else {
-                        last
-                    }
-                })
-                .collect(),
-            None => bodies
-                .iter()
-                .as_slice()
-                .par_iter()
-                .map(|b| evidence(&st.p, &types, b))
-                .collect(),
-        };
+        ev.par_iter_mut()
+            .zip(bodies.iter().as_slice())
+            .for_each(|(e, b)| {
+                if changed.as_ref().is_none_or(|c| reads_any(b, c)) {
+                    *e = evidence(&st.p, &types, b);
+                }
+            });
         st.owning_params(bodies, &types, &ev);
         st.owning_params_of_declarations(&types);
         st.calls(bodies, &types, &ev);

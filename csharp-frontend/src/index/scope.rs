@@ -93,12 +93,7 @@ impl Index {
                     .iter()
                     .map(|(t, _)| self.resolve_type_ref(ctx, t, stats))
                     .collect(),
-                TupleNames(
-                    items
-                        .iter()
-                        .any(|(_, n)| n.is_some())
-                        .then(|| items.iter().map(|(_, n)| n.clone()).collect()),
-                ),
+                TupleNames::new(items.iter().map(|(_, n)| n.clone())),
             ),
             TypeRef::Pointer(t) => Ty::Pointer(Box::new(self.resolve_type_ref(ctx, t, stats))),
             TypeRef::Ref(t) => self.resolve_type_ref(ctx, t, stats),

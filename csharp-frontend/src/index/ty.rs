@@ -118,6 +118,12 @@ impl Ty {
 pub struct TupleNames(pub Option<Box<[Option<smol_str::SmolStr>]>>);
 
 impl TupleNames {
+    /// The names of a tuple's elements, in order; none when no element has one.
+    pub fn new(names: impl IntoIterator<Item = Option<smol_str::SmolStr>>) -> TupleNames {
+        let names: Box<[_]> = names.into_iter().collect();
+        TupleNames(names.iter().any(Option::is_some).then_some(names))
+    }
+
     /// The index of the element named `name`.
     pub fn position(&self, name: &str) -> Option<usize> {
         self.0

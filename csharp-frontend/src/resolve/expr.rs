@@ -278,13 +278,10 @@ impl Resolver<'_> {
             Expr::Tuple(items) => {
                 let items = items.clone();
                 let hints = expected.map(|t| self.tuple_items(t, items.len()));
-                let names = items
-                    .iter()
-                    .map(|(name, x)| {
-                        name.clone()
-                            .or_else(|| self.body.projected_name(*x).cloned())
-                    })
-                    .collect();
+                let names = TupleNames::new(items.iter().map(|(name, x)| {
+                    name.clone()
+                        .or_else(|| self.body.projected_name(*x).cloned())
+                }));
                 Ty::Tuple(
                     items
                         .iter()
@@ -298,7 +295,7 @@ impl Resolver<'_> {
                             self.expr(*x, h.as_ref())
                         })
                         .collect(),
-                    TupleNames(Some(names)),
+                    names,
                 )
             }
             Expr::Declaration { ty, bindings } => {

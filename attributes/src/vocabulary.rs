@@ -58,7 +58,7 @@ pub enum SpecAttr {
     StoredAs,
     /// Library model only: on the `ref` parameter of `Interlocked.Exchange`: the
     /// call returns the value the argument held and stores the other argument
-    /// into it.
+    /// into it (nothing, when there is none: `Volatile.Read`).
     Exchanged,
     /// `System.Diagnostics.CodeAnalysis.DoesNotReturnAttribute` on a method:
     /// a call to it ends its path as a `throw` does.
@@ -75,10 +75,21 @@ pub enum SpecAttr {
     /// correct program (`ConfigureAwait`, `new CancellationTokenSource()`): no
     /// exception model takes an exceptional edge from its calls.
     DoesNotThrow,
+    /// Library model only: on a framework callback that runs once per object,
+    /// after its constructor and before anything else touches it
+    /// (`IHostedService.StartAsync`, `ServiceBase.OnStart`): the owning
+    /// fields an implementation assigns hold nothing yet unless a constructor
+    /// assigned them.
+    LifecycleStart,
+    /// Library model only: on a method that acquires its object's resource
+    /// again after a close (`DbConnection.Open`): a method that opens a
+    /// parameter and closes it leaves it as it found it, so the close is no
+    /// sign that it owns the parameter.
+    Reopens,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 16] = [
+    pub const ALL: [SpecAttr; 18] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -95,6 +106,8 @@ impl SpecAttr {
         SpecAttr::DoesNotReturnIf,
         SpecAttr::ReleasedIf,
         SpecAttr::DoesNotThrow,
+        SpecAttr::LifecycleStart,
+        SpecAttr::Reopens,
     ];
 
     /// The attribute's simple name, without the `Attribute` suffix.
@@ -116,6 +129,8 @@ impl SpecAttr {
             SpecAttr::DoesNotReturnIf => "DoesNotReturnIf",
             SpecAttr::ReleasedIf => "ReleasedIf",
             SpecAttr::DoesNotThrow => "DoesNotThrow",
+            SpecAttr::LifecycleStart => "LifecycleStart",
+            SpecAttr::Reopens => "Reopens",
         }
     }
 
@@ -137,6 +152,8 @@ impl SpecAttr {
                 | SpecAttr::Exchanged
                 | SpecAttr::ReleasedIf
                 | SpecAttr::DoesNotThrow
+                | SpecAttr::LifecycleStart
+                | SpecAttr::Reopens
         )
     }
 }

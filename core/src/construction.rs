@@ -36,6 +36,13 @@ struct Site {
 /// they need no `[CreatesMustCallFor]`. A method nothing in the program calls
 /// is not one: an outside caller may call it twice. A fact the code states,
 /// derived once.
+///
+/// Also marks the methods that start an object's life
+/// ([`MethodDef::lifecycle_start`]): the implementations of `[LifecycleStart]`
+/// callbacks that the program itself calls only as the framework does
+/// (`base.StartAsync(ct)`, or once on a fresh object), and the helpers only
+/// they and construction call on `this`; and the fields construction may
+/// already have filled for them ([`crate::program::FieldDef::set_in_construction`]).
 pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
     // What a call of each method may run: itself, or each implementation.
     let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
@@ -45,6 +52,13 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
                 .entry(*o)
                 .or_default()
                 .push(MethodId(i as u32));
+        }
+    }
+    for i in 0..program.methods.len() {
+        if !program.methods[i].lifecycle_start
+            && implements_lifecycle_start(program, MethodId(i as u32))
+        {
+            program.methods[i].lifecycle_start = true;
         }
     }
     let candidate = |m: MethodId| {
@@ -64,17 +78,38 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
         })
     };
     let mut calls: FxHashMap<MethodId, Vec<Site>> = FxHashMap::default();
+    // Calls the program makes of lifecycle starts themselves.
+    let mut lifecycle_calls: FxHashMap<MethodId, Vec<Site>> = FxHashMap::default();
+    // What each method (with the closures it makes) does on `this`: the
+    // fields it stores into and the methods it may run.
+    let mut this_stores: FxHashMap<MethodId, Vec<FieldId>> = FxHashMap::default();
+    let mut this_calls: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
     for body in bodies.iter() {
         let this = body.this_var();
         let defs = Definitions::of(body);
-        let caller_owner = body
-            .method
-            .and_then(|c| program.get_method(c))
-            .map(|c| c.owner);
+        let caller = body.method.and_then(|c| program.get_method(c));
+        let caller_owner = caller.map(|c| c.owner);
+        let root = root_method(bodies, body);
         // Calls on objects created here: (node, callee, receiver).
         let mut on_fresh: Vec<(NodeId, MethodId, Fresh)> = Vec::new();
-        let mut found: Vec<(NodeId, MethodId, Option<Fresh>, bool)> = Vec::new();
+        // (node, callee, receiver, on `this` from its class, lifecycle start)
+        let mut found: Vec<(NodeId, MethodId, Option<Fresh>, bool, bool)> = Vec::new();
         for (i, node) in body.nodes.iter().enumerate() {
+            let on_this = |v: Option<VarId>| this.is_some() && v == this;
+            match &node.stmt {
+                Stmt::Store {
+                    base,
+                    field: FieldRef::Known(f),
+                    ..
+                } if on_this(*base) => {
+                    if let Some(r) = root {
+                        this_stores.entry(r).or_default().push(*f);
+                    }
+                    continue;
+                }
+                Stmt::Call(_) => {}
+                _ => continue,
+            }
             let Stmt::Call(call) = &node.stmt else {
                 continue;
             };
@@ -82,34 +117,55 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
                 continue;
             };
             let n = NodeId(i as u32);
-            let on_this = this.is_some() && call.receiver == this;
+            let on_this = on_this(call.receiver);
             let fresh = call.receiver.and_then(|r| fresh_object(body, &defs, r));
             if let Some(r) = fresh {
                 on_fresh.push((n, m, r));
             }
-            let targets = std::iter::once(m)
-                .chain(implementations.get(&m).into_iter().flatten().copied())
-                .filter(|t| candidate(*t));
-            for t in targets {
+            let runs =
+                std::iter::once(m).chain(implementations.get(&m).into_iter().flatten().copied());
+            if on_this && let Some(r) = root {
+                this_calls.entry(r).or_default().extend(runs.clone());
+            }
+            let lifecycle = |t: MethodId| program.method(t).lifecycle_start;
+            for t in runs.filter(|t| candidate(*t) && !lifecycle(*t)) {
                 // A constructor of the class or of a subclass (`base.Init()`).
                 let of_class =
                     caller_owner.is_some_and(|c| program.is_subtype(c, program.method(t).owner));
-                found.push((n, t, fresh, on_this && of_class));
+                found.push((n, t, fresh, on_this && of_class, false));
+            }
+            if lifecycle(m) {
+                // `base.StartAsync(ct)` from the override the framework calls.
+                let from_override = caller.is_some_and(|c| c.overrides.contains(&m));
+                found.push((n, m, fresh, on_this && from_override, true));
             }
         }
-        for (n, t, fresh, on_this_of_class) in found {
+        for (n, t, fresh, on_this_of_class, lifecycle) in found {
             let first_on_fresh = fresh.is_some_and(|r| {
                 on_fresh.len() <= MAX_FRESH_CALLS
                     && first_on(program, body, &defs, &on_fresh, n, t, r)
             });
-            calls.entry(t).or_default().push(Site {
+            let site = Site {
                 caller: body.method,
                 on_this_of_class,
                 first_on_fresh,
-            });
+            };
+            if lifecycle {
+                lifecycle_calls.entry(t).or_default().push(site);
+            } else {
+                calls.entry(t).or_default().push(site);
+            }
         }
     }
-    // Grow the set from the constructors until nothing changes.
+    // A lifecycle start the program calls as an ordinary method (`Restart()
+    // { StopAsync(); StartAsync(); }`) may find its fields full.
+    for (m, sites) in &lifecycle_calls {
+        if !sites.iter().all(|s| s.on_this_of_class || s.first_on_fresh) {
+            program.methods[m.index()].lifecycle_start = false;
+        }
+    }
+    // Grow the sets from the constructors and lifecycle starts until nothing
+    // changes.
     let mut changed = true;
     while changed {
         changed = false;
@@ -117,16 +173,69 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
             if program.method(*m).construction_helper {
                 continue;
             }
-            let all_in_construction = sites.iter().all(|s| {
-                let caller = s.caller.and_then(|c| program.get_method(c));
-                (s.on_this_of_class && caller.is_some_and(MethodDef::in_construction))
-                    || s.first_on_fresh
-            });
-            if all_in_construction {
+            let all_from = |from: fn(&MethodDef) -> bool| {
+                sites.iter().all(|s| {
+                    let caller = s.caller.and_then(|c| program.get_method(c));
+                    (s.on_this_of_class && caller.is_some_and(from)) || s.first_on_fresh
+                })
+            };
+            if all_from(MethodDef::in_construction) {
                 program.methods[m.index()].construction_helper = true;
+                changed = true;
+            } else if !program.method(*m).lifecycle_start
+                && all_from(|c| c.in_construction() || c.lifecycle_start)
+            {
+                program.methods[m.index()].lifecycle_start = true;
                 changed = true;
             }
         }
+    }
+    // What construction may have stored: the stores of constructors and of
+    // everything they run on `this`.
+    let mut runs: Vec<MethodId> = (0..program.methods.len() as u32)
+        .map(MethodId)
+        .filter(|m| program.method(*m).is_constructor())
+        .collect();
+    let mut reached: FxHashSet<MethodId> = runs.iter().copied().collect();
+    while let Some(m) = runs.pop() {
+        for f in this_stores.get(&m).into_iter().flatten() {
+            program.fields[f.index()].set_in_construction = true;
+        }
+        for c in this_calls.get(&m).into_iter().flatten() {
+            if reached.insert(*c) {
+                runs.push(*c);
+            }
+        }
+    }
+}
+
+/// Whether `m` overrides or implements, directly or not, a callback the
+/// model marks `[LifecycleStart]`.
+fn implements_lifecycle_start(program: &Program, m: MethodId) -> bool {
+    let mut stack = program.method(m).overrides.clone();
+    let mut seen: FxHashSet<MethodId> = FxHashSet::default();
+    while let Some(o) = stack.pop() {
+        if !seen.insert(o) {
+            continue;
+        }
+        let d = program.method(o);
+        if d.lifecycle_start {
+            return true;
+        }
+        stack.extend(d.overrides.iter().copied());
+    }
+    false
+}
+
+/// The method whose body is `body` or encloses it (a lambda's, a local
+/// function's).
+fn root_method(bodies: &Bodies, body: &Body) -> Option<MethodId> {
+    let mut b = body;
+    loop {
+        if let Some(m) = b.method {
+            return Some(m);
+        }
+        b = bodies.get(b.parent?)?;
     }
 }
 

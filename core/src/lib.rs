@@ -36,6 +36,7 @@ pub mod options;
 pub mod ownership;
 pub mod program;
 pub mod provenance;
+pub mod reopens;
 pub mod resource_alias;
 pub mod rules;
 pub mod setters;
@@ -52,11 +53,13 @@ pub use span::{FileId, Span};
 /// Derives into `program` what `bodies` state about ownership that the
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, methods that never return, methods a type's
-/// `Dispose()` delegates to, construction helpers and field guards.
+/// `Dispose()` delegates to, construction helpers, field guards and the
+/// parameters a method opens again.
 pub fn derive_from_bodies(program: &mut program::Program, bodies: &ir::Bodies) {
     ownership::derive_ownership_flags(program, bodies);
     never_returns::derive(program, bodies);
     must_call::derive_delegated_disposal(program, bodies);
     construction::derive_construction_helpers(program, bodies);
     field_guards::derive(program, bodies);
+    reopens::derive(program, bodies);
 }

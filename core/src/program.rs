@@ -259,11 +259,17 @@ pub struct ParamDef {
     /// when the method returns `false` it holds no value.
     pub unset_when_false: bool,
     /// The library model's `[Exchanged]` (`Interlocked.Exchange(ref location,
-    /// value)`): the result is what the argument held, which then holds `value`.
+    /// value)`): the result is what the argument held, which then holds `value`
+    /// (the other argument; with none, `Volatile.Read(ref location)`, it keeps
+    /// its value).
     pub exchanged: bool,
     /// `[DoesNotReturnIf(value)]` on a `bool` parameter (`Debug.Assert`): the
     /// call does not return when the argument has this value.
     pub does_not_return_if: Option<bool>,
+    /// The method opens this parameter again: it calls a `[Reopens]` method on
+    /// it (`cnn.Open()`), itself or through another method
+    /// ([`crate::reopens::derive`]).
+    pub reopened: bool,
     pub default: Option<Const>,
     pub span: Option<Span>,
 }
@@ -281,6 +287,7 @@ impl ParamDef {
             stored_as: None,
             unset_when_false: false,
             exchanged: false,
+            reopened: false,
             does_not_return_if: None,
             default: None,
             span: None,
@@ -369,6 +376,17 @@ pub struct MethodDef {
     /// helpers) call, on `this` (`ctor() { Init(); }`): it runs as part of
     /// construction ([`crate::construction::derive_construction_helpers`]).
     pub construction_helper: bool,
+    /// Runs once per object, after its constructor and before anything else
+    /// touches it: an implementation of a framework callback the model marks
+    /// `[LifecycleStart]` (`IHostedService.StartAsync`), or a private helper
+    /// that only such methods and construction call on `this`
+    /// ([`crate::construction::derive_construction_helpers`]). The owning
+    /// fields it assigns hold nothing yet, unless construction assigned them
+    /// ([`FieldDef::set_in_construction`]).
+    pub lifecycle_start: bool,
+    /// Acquires its object's resource again after a close (the model's
+    /// `[Reopens]`, `DbConnection.Open`).
+    pub reopens: bool,
     /// Its calls were replaced by what it does (a private setter that only
     /// stores its value, [`crate::setters`]): its body is not checked alone.
     pub inlined: bool,
@@ -403,6 +421,8 @@ impl MethodDef {
             never_throws: false,
             is_private: false,
             construction_helper: false,
+            lifecycle_start: false,
+            reopens: false,
             inlined: false,
             has_body: false,
             span: None,
@@ -453,6 +473,10 @@ pub struct FieldDef {
     /// so a `null` test of one says this one is empty too
     /// ([`crate::field_guards::derive`]).
     pub guards: Vec<FieldId>,
+    /// A constructor of its class (a field initializer included) or a
+    /// construction helper stores into it: a [`MethodDef::lifecycle_start`]
+    /// method may find it holding a value.
+    pub set_in_construction: bool,
     pub span: Option<Span>,
 }
 
@@ -470,6 +494,7 @@ impl FieldDef {
             ownership_flag: None,
             released_if: None,
             guards: Vec::new(),
+            set_in_construction: false,
             span: None,
         }
     }
@@ -520,6 +545,9 @@ pub struct WellKnown {
     pub boolean: Option<TypeId>,
     /// The root of the class hierarchy (`object`).
     pub object: Option<TypeId>,
+    /// The exception of a broken precondition on an argument
+    /// (`ArgumentException` and its subclasses): the caller's bug.
+    pub argument_exception: Option<TypeId>,
 }
 
 /// What the source language calls the things the analyses must recognise by

@@ -26,7 +26,7 @@ use crate::facts::{
     BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins, defined_vars,
     reads_var,
 };
-use crate::ir::{Body, Call, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ir::{Body, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
 use crate::ownership;
 use crate::program::{FieldId, MethodDef, MethodId, MethodKind, MustCall, ParamMode};
@@ -165,40 +165,16 @@ fn stored_args(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashMap<(MethodId, u32
         }
     }
     // Constructors: `this.f = p` on every path, `f` not owning and `p` never
-    // reassigned, so the field holds exactly the caller's argument.
-    for body in pf.bodies.iter() {
-        let (Some(m), Some(this)) = (body.method, body.this_var()) else {
-            continue;
-        };
-        if !program.get_method(m).is_some_and(MethodDef::is_constructor) {
-            continue;
+    // reassigned, so the field holds exactly the caller's argument; or `this.f
+    // = new State(.., p)` with a constructor that keeps `p` (grpc's
+    // `callState = new AsyncCallState(.., state)`), so `f` holds it as a
+    // member. A few rounds reach constructors of constructors.
+    for _ in 0..3 {
+        let found = constructor_stores(pf, &out);
+        if found.is_empty() {
+            break;
         }
-        let defs = Definitions::of(body);
-        for (n, node) in body.nodes.iter().enumerate() {
-            let Stmt::Store {
-                base: Some(b),
-                field: FieldRef::Known(f),
-                src: Operand::Var(v),
-            } = &node.stmt
-            else {
-                continue;
-            };
-            // `F = p ?? throw ..` stores a copy of the parameter.
-            let v = defs.copied_from(body, *v);
-            let VarKind::Param(p) = body.var(v).kind else {
-                continue;
-            };
-            let plain_field = program
-                .get_field(*f)
-                .is_some_and(|d| !d.is_owning() && !d.is_static);
-            if *b == this
-                && plain_field
-                && defs.all(v).is_empty()
-                && cfg::on_every_path(body, NodeId(n as u32))
-            {
-                out.insert((m, p), StoredAs::Field(*f));
-            }
-        }
+        out.extend(found);
     }
     copy_to_twins(&mut out, twins);
     // Factories: every return is a container call whose kept arguments are
@@ -235,6 +211,63 @@ fn stored_args(pf: &ProgramFacts<'_>, twins: &Twins) -> FxHashMap<(MethodId, u32
         copy_to_twins(&mut out, twins);
     }
     out
+}
+
+/// What the constructors' bodies store on every path into plain fields of
+/// `this`: their parameters, or objects made by constructors that keep them
+/// (`stored`); only those `stored` lacks.
+fn constructor_stores(
+    pf: &ProgramFacts<'_>,
+    stored: &FxHashMap<(MethodId, u32), StoredAs>,
+) -> Vec<((MethodId, u32), StoredAs)> {
+    let program = pf.program;
+    let mut found = Vec::new();
+    for body in pf.bodies.iter() {
+        let (Some(m), Some(this)) = (body.method, body.this_var()) else {
+            continue;
+        };
+        if !program.get_method(m).is_some_and(MethodDef::is_constructor) {
+            continue;
+        }
+        let defs = Definitions::of(body);
+        for (n, node) in body.nodes.iter().enumerate() {
+            let Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                src: Operand::Var(v),
+            } = &node.stmt
+            else {
+                continue;
+            };
+            let plain_field = program
+                .get_field(*f)
+                .is_some_and(|d| !d.is_owning() && !d.is_static);
+            if *b != this || !plain_field || !cfg::on_every_path(body, NodeId(n as u32)) {
+                continue;
+            }
+            let kept: Vec<u32> = match defs.unassigned_param(body, *v) {
+                Some(p) => vec![p],
+                None => match defs.single(*v).map(|d| &body.node(d).stmt) {
+                    Some(Stmt::Call(call)) if call.kind == CallKind::New => match call.callee {
+                        Callee::Method(c) => call
+                            .args
+                            .iter()
+                            .filter(|a| a.param.is_some_and(|q| stored.contains_key(&(c, q))))
+                            .filter_map(|a| defs.unassigned_param(body, a.value.var()?))
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                },
+            };
+            for p in kept {
+                if !stored.contains_key(&(m, p)) && !found.iter().any(|(k, _)| *k == (m, p)) {
+                    found.push(((m, p), StoredAs::Field(*f)));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// The parameters of `body` that the container returned in `r` keeps, with

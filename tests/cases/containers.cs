@@ -1,11 +1,12 @@
 // Case family: containers that keep a resource without owning it. A tuple literal,
 // `Tuple.Create`, a `KeyValuePair`, an anonymous object, or a user type whose
 // constructor stores its parameter in a plain field (and factories that return such a
-// type) keep the argument as a member: it stays the caller's, disposed through the
+// type; also one it stores inside an object it makes, `_state = new CallState(.., state)`)
+// keep the argument as a member: it stays the caller's, disposed through the
 // member (`pair.Item1.Dispose()`), and it goes wherever the container goes (returned,
 // stored, captured). A container that is dropped with an undisposed member leaks it,
 // reported at the allocation.
-// cases: 21
+// cases: 22
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -203,5 +204,39 @@ public static class Uses
         using var s = File.OpenRead(a);
         var h = new Holder(s);
         h.Use();
+    }
+}
+
+// CASE: grpc's call objects keep their callback state inside a state struct they make; the
+// invoker returns the call, and the stream with it (its dispose callback releases it).
+public readonly struct CallState
+{
+    private readonly Action<object> _dispose;
+    private readonly object _state;
+
+    internal CallState(Action<object> dispose, object state)
+    {
+        _dispose = dispose;
+        _state = state;
+    }
+
+    public void Release() => _dispose(_state);
+}
+
+public sealed class UnaryCall : IDisposable
+{
+    private readonly CallState _callState;
+
+    public UnaryCall(Action<object> dispose, object state) => _callState = new CallState(dispose, state);
+
+    public void Dispose() => _callState.Release();
+}
+
+public static class CallInvoker
+{
+    public static UnaryCall Start(string path)
+    {
+        var stream = File.OpenRead(path);
+        return new UnaryCall(dispose: s => ((Stream)s).Dispose(), stream);
     }
 }

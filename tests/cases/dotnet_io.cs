@@ -1,7 +1,7 @@
 // Case family: System.IO as real code uses it: File/FileInfo factories, readers and
 // writers opened from paths, factory methods that return wrappers, streams passed to
 // helper methods, ZipArchive entries, FileSystemWatcher, helpers that own nothing.
-// cases: 21
+// cases: 22
 using System;
 using System.IO;
 using System.IO.Compression;
@@ -200,5 +200,13 @@ public static class Helpers
     public static void RedirectConsole(string path)
     {
         Console.SetOut(new StreamWriter(path) { AutoFlush = true });
+    }
+
+    // CASE: a named argument in its own position may be followed by positional ones (C# 7.2):
+    // the call still resolves, and its result is still the caller's.
+    public static int FirstByteNamed(string path)
+    {
+        var stream = File.Open(path: path, FileMode.Open); // expect: RLC0001
+        return stream.ReadByte();
     }
 }

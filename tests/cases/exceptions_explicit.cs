@@ -2,10 +2,11 @@
 // only inside a user-written `try` that has a `catch` or `finally` (a `using` is not
 // one), plus explicit `throw`. Leaks that exist only on exceptional paths are RLC0002.
 // The same scenarios appear in exceptions_none.cs and exceptions_all.cs.
-// cases: 16
+// cases: 18
 using System;
 using System.Collections.Concurrent;
 using System.IO;
+using RlcSharp.Annotations;
 
 namespace Cases.ExceptionsExplicit;
 
@@ -256,4 +257,43 @@ public static class ExplicitModel
             throw new InvalidDataException("empty file");
         }
     }
+}
+
+// CASE: a constructor checks its other arguments before it stores the `[Owning]` one: an
+// `ArgumentException` is the caller's bug, not a path the caller could plan a disposal for.
+public sealed class Dispatcher : IDisposable
+{
+    [Owning] private readonly Stream _execution;
+    private readonly Action _action;
+
+    public Dispatcher([Owning] Stream execution, Action action, int maxConcurrency)
+    {
+        if (maxConcurrency <= 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(maxConcurrency));
+        }
+        _execution = execution;
+        _action = action ?? throw new ArgumentNullException(nameof(action));
+    }
+
+    public void Run() => _action();
+
+    public void Dispose() => _execution.Dispose();
+}
+
+// CASE: any other exception before the store leaves the `[Owning]` parameter undisposed.
+public sealed class StartedDispatcher : IDisposable
+{
+    [Owning] private readonly Stream _execution;
+
+    public StartedDispatcher([Owning] Stream execution, bool started) // expect: RLC0002
+    {
+        if (!started)
+        {
+            throw new InvalidOperationException("not started");
+        }
+        _execution = execution;
+    }
+
+    public void Dispose() => _execution.Dispose();
 }

@@ -2,9 +2,12 @@
 // Case family: specification inference (papers/inference-of-resource-specs.txt,
 // section 3) runs before checking, so this file has no attributes at all. Inference is
 // optimistic: a disposal on one path is taken as the intent, and the checker then
-// reports the path that misses it. [CreatesMustCallFor("this")] is inferred where a
+// reports the path that misses it. Two kinds of evidence count only on every path: a
+// hand-off to an [Owning] parameter (on some paths it is the callee's decision, and the
+// guess would spread to every caller), and the close of a parameter the method opens
+// again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 70
+// cases: 76
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1287,4 +1290,152 @@ public static class CoreFoundation
     private static extern CoreFoundationRef CFStringCreate(CoreFoundationRef allocator, string value);
 
     public static bool Exists(string value) => !CFStringCreate(CoreFoundationRef.None, value).IsInvalid; // expect: RLC0001
+}
+
+// CASE: Dapper's idiom: a method opens a borrowed connection if it was closed and closes it
+// again; the close undoes its own `Open` (`[Reopens]` in the model), so
+// the connection stays the caller's: no `[Owning]`, nothing reported here or at callers.
+public static class ConnectionExtensions
+{
+    public static int Execute(this System.Data.IDbConnection cnn, string sql)
+    {
+        bool wasClosed = cnn.State == System.Data.ConnectionState.Closed;
+        using var cmd = cnn.CreateCommand();
+        cmd.CommandText = sql;
+        try
+        {
+            if (wasClosed)
+            {
+                cnn.Open();
+            }
+            return cmd.ExecuteNonQuery();
+        }
+        finally
+        {
+            if (wasClosed)
+            {
+                cnn.Close();
+            }
+        }
+    }
+
+    public static int ExecuteTwice(this System.Data.IDbConnection cnn, string sql) => Execute(cnn, sql) + Execute(cnn, sql);
+
+    // CASE: the same when the method opens the connection through a helper of its own.
+    public static async Task<int> ExecuteAsync(this System.Data.IDbConnection cnn, string sql)
+    {
+        bool wasClosed = cnn.State == System.Data.ConnectionState.Closed;
+        using var cmd = cnn.CreateCommand();
+        cmd.CommandText = sql;
+        try
+        {
+            if (wasClosed)
+            {
+                await cnn.TryOpenAsync(CancellationToken.None);
+            }
+            return cmd.ExecuteNonQuery();
+        }
+        finally
+        {
+            if (wasClosed)
+            {
+                cnn.Close();
+            }
+        }
+    }
+
+    private static Task TryOpenAsync(this System.Data.IDbConnection cnn, CancellationToken cancel)
+    {
+        if (cnn is System.Data.Common.DbConnection db)
+        {
+            return db.OpenAsync(cancel);
+        }
+        cnn.Open();
+        return Task.CompletedTask;
+    }
+}
+
+// CASE: a method that opens its parameter and disposes it on every path does take it over.
+public static class OpenAndDispose
+{
+    public static void RunOnce(System.Data.Common.DbConnection connection)
+    {
+        connection.Open();
+        connection.Dispose();
+    }
+
+    public static void Caller(System.Data.Common.DbProviderFactory factory) => RunOnce(factory.CreateConnection()!);
+}
+
+// CASE: a hand-off on some paths only is the callee's decision, not ownership: a send
+// failure drops the client (which disposes it), but the caller keeps the connection.
+public sealed class ClientConnection : IDisposable
+{
+    private readonly Stream _stream;
+
+    public ClientConnection(Stream stream) => _stream = stream;
+
+    public bool TrySend(byte b)
+    {
+        try
+        {
+            _stream.WriteByte(b);
+            return true;
+        }
+        catch (IOException)
+        {
+            return false;
+        }
+    }
+
+    public void Dispose() => _stream.Dispose();
+}
+
+public sealed class Lobby
+{
+    private readonly List<ClientConnection> _clients = new();
+
+    public void Drop(ClientConnection c)
+    {
+        _clients.Remove(c);
+        c.Dispose();
+    }
+
+    public void SendTo(ClientConnection c, byte b)
+    {
+        if (!c.TrySend(b))
+        {
+            Drop(c);
+        }
+    }
+
+    public void Announce(ClientConnection c) => SendTo(c, 1);
+}
+
+// CASE: a registry's generic lookup returns an entry its dictionary holds: callers borrow it.
+public sealed class TraitRegistry
+{
+    private readonly Dictionary<Type, object> _traits = new();
+
+    public T Get<T>() => (T)_traits[typeof(T)];
+
+    public void Flush() => Get<Stream>().Flush();
+}
+
+// CASE: a class that is not disposable releases its fields in an explicit implementation of a
+// framework interface (`INotifyDisposing.Disposing`): that method is its must-call method.
+public interface INotifyDisposing
+{
+    void Disposing(object owner);
+}
+
+public sealed class BotModule : INotifyDisposing
+{
+    private readonly Stream _log;
+
+    public BotModule(string path) => _log = File.OpenWrite(path);
+
+    public void Log(byte b) => _log.WriteByte(b);
+
+    void INotifyDisposing.Disposing(object owner) => _log.Dispose();
 }

@@ -30,6 +30,8 @@ namespace Res.Calls
         //  ^^^^^^^ void -> Res.Calls.Caller.Local()
             var f = s.Put(x: 3);
             //      ^^^^^^^^^^^ int -> Res.Calls.Sink.Put(int)
+            var g = s.Put(x: 3, 4);
+            //      ^^^^^^^^^^^^^^ Sink -> Res.Calls.Sink.Put(int, int)
         }
     }
 }

@@ -641,9 +641,11 @@ impl<'m> Walker<'m> {
                 }
                 // The obligation of the constructed object.
                 SpecAttr::MustCall => kind == "constructor_declaration",
-                SpecAttr::Calls | SpecAttr::CreatesMustCallFor | SpecAttr::DoesNotReturn => {
-                    kind == "method_declaration"
-                }
+                SpecAttr::Calls
+                | SpecAttr::CreatesMustCallFor
+                | SpecAttr::DoesNotReturn
+                | SpecAttr::LifecycleStart
+                | SpecAttr::Reopens => kind == "method_declaration",
                 SpecAttr::Owning | SpecAttr::NotOwning => matches!(
                     kind,
                     "property_declaration" | "indexer_declaration" | "field_declaration"

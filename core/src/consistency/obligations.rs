@@ -189,7 +189,8 @@ impl Engine<'_, '_> {
 
     /// The old value of each non-readonly owning field this method assigns
     /// (paper §5.1: it must be disposed before the field is overwritten).
-    /// Constructors are exempt: the field holds nothing yet. A lambda or local
+    /// Constructors are exempt: the field holds nothing yet; so is a lifecycle
+    /// start for the fields construction leaves empty. A lambda or local
     /// function (even one a constructor makes) runs later, when it may.
     fn field_obligations(&mut self) {
         let cx = self.cx;
@@ -219,7 +220,9 @@ impl Engine<'_, '_> {
             let Some(def) = cx.program.get_field(*f) else {
                 continue;
             };
-            if !def.is_owning() || def.is_readonly {
+            let empty_at_start =
+                cx.method.is_some_and(|m| m.lifecycle_start) && !def.set_in_construction;
+            if !def.is_owning() || def.is_readonly || empty_at_start {
                 continue;
             }
             if let Some(ob) = cx.types.of_value(&def.ty) {
@@ -313,7 +316,7 @@ impl Engine<'_, '_> {
             // caller, the new obligation is the caller's; so is one a
             // constructor creates for the object it returns.
             let own = cx.method.is_some_and(|m| {
-                (m.in_construction() && is_this)
+                ((m.in_construction() || m.lifecycle_start) && is_this)
                     || m.creates_must_call_for.iter().any(|(t, _)| match t {
                         Target::This => is_this,
                         Target::Param(i) => cx.body.param_var(*i) == Some(var),

@@ -189,7 +189,20 @@ impl Engine<'_, '_> {
             }
             Stmt::Throw(value) => {
                 // A thrown disposable exception object goes to whoever catches it.
-                if value.is_some_and(|v| fact.has_var(v)) {
+                // A broken precondition (`throw new ArgumentNullException(..)`)
+                // is the caller's bug: what the caller handed over is not lost
+                // to it in any way the caller could act on.
+                let caller_bug = matches!(
+                    self.obligations[fact.obligation as usize].kind,
+                    ObligationKind::OwningParam(_)
+                ) && value.is_some_and(|v| {
+                    let program = cx.program;
+                    match (cx.body.var(v).ty.ty, program.well_known.argument_exception) {
+                        (Some(t), Some(a)) => program.is_subtype(t, a),
+                        _ => false,
+                    }
+                });
+                if caller_bug || value.is_some_and(|v| fact.has_var(v)) {
                     self.escape(fact, step);
                 }
                 step.normal = None;

@@ -73,6 +73,17 @@ impl Definitions {
         }
         v
     }
+
+    /// The parameter `var` is (through copies: `F = p ?? throw ..`, `cnn is
+    /// DbConnection c`), when the body never assigns it: it holds exactly
+    /// what the caller passed.
+    pub fn unassigned_param(&self, body: &Body, var: VarId) -> Option<u32> {
+        let v = self.copied_from(body, var);
+        match body.var(v).kind {
+            crate::ir::VarKind::Param(i) if self.all(v).is_empty() => Some(i),
+            _ => None,
+        }
+    }
 }
 
 /// The variables a statement assigns: its destination, and the variables a

@@ -11,11 +11,12 @@
 //! abstract ones), so no override has to restate the spec; an override itself
 //! may qualify, since a not-owning override of an owning method weakens nothing. A method whose return type says nothing about an
 //! obligation (a type parameter, `object`) qualifies only when it forwards a
-//! not-owning call or another object's member, as EF Core's
-//! `GetService<TService>()` forwards the service provider's and
-//! `GetInfrastructure<T>()` its argument's `Instance`: the instantiation may
-//! well be disposable, while on a getter of the class's own state the spec
-//! would be noise.
+//! not-owning call, another object's member or an element of a collection,
+//! as EF Core's `GetService<TService>()` forwards the service provider's,
+//! `GetInfrastructure<T>()` its argument's `Instance` and a registry's `T
+//! Get<T>() => (T)_items[typeof(T)]` its entry: the instantiation may well be
+//! disposable, while on a getter of the class's own field the spec would be
+//! noise.
 //!
 //! The same holds for `out` parameters: one the method only ever fills with
 //! values it does not own (`bool TryGetCached(out Stream s) { s = _cache; .. }`)
@@ -62,9 +63,9 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
             continue;
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
-        if let Source::Borrowed { from_call } = borrowed(p, md, body, defs, *v)? {
+        if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v)? {
             first.get_or_insert(NodeId(i as u32));
-            forwards |= from_call;
+            forwards |= forwarded;
             carries = carries || carries_obligation(p, types, body, defs, *v);
         }
     }
@@ -157,9 +158,9 @@ pub(super) fn borrowed_out_params(
 enum Source {
     /// Only ever null.
     Null,
-    /// Borrowed; `from_call` when one is a not-owning call's result or a
-    /// member of another object.
-    Borrowed { from_call: bool },
+    /// Borrowed; `forwarded` when one is a not-owning call's result, a
+    /// member of another object or an element of a collection.
+    Borrowed { forwarded: bool },
 }
 
 fn candidate(md: &MethodDef) -> bool {
@@ -183,7 +184,7 @@ fn borrowed(
 ) -> Option<Source> {
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
     let mut stack = vec![v];
-    let (mut any, mut from_call) = (false, false);
+    let (mut any, mut forwarded) = (false, false);
     // A value created here: lent only if the object keeps it too.
     let mut created = false;
     while let Some(v) = stack.pop() {
@@ -221,9 +222,14 @@ fn borrowed(
                 Stmt::Load { base, .. } => {
                     any = true;
                     // A member of another object: an accessor hands it on.
-                    from_call |= base.is_some_and(|b| Some(b) != body.this_var());
+                    forwarded |= base.is_some_and(|b| Some(b) != body.this_var());
                 }
-                Stmt::Element { .. } | Stmt::Opaque { owning: false, .. } => any = true,
+                // A lookup hands on what its container holds.
+                Stmt::Element { .. } => {
+                    any = true;
+                    forwarded = true;
+                }
+                Stmt::Opaque { owning: false, .. } => any = true,
                 Stmt::Call(call) if call.dst == Some(v) => {
                     // A method's resource alias (`Task.FromResult(x)`) is
                     // borrowed when what it wraps is; a new wrapper is not.
@@ -237,7 +243,7 @@ fn borrowed(
                         continue;
                     }
                     any = true;
-                    from_call = true;
+                    forwarded = true;
                 }
                 Stmt::Call(call) => {
                     let arg = call.args.iter().find(|a| a.value == Operand::Var(v))?;
@@ -245,7 +251,7 @@ fn borrowed(
                         return None;
                     }
                     any = true;
-                    from_call = true;
+                    forwarded = true;
                 }
                 _ => return None,
             }
@@ -260,7 +266,7 @@ fn borrowed(
         any = true;
     }
     Some(if any {
-        Source::Borrowed { from_call }
+        Source::Borrowed { forwarded }
     } else {
         Source::Null
     })

@@ -52,6 +52,7 @@ fn eligible(p: &Program, m: MethodId) -> bool {
     md.kind == MethodKind::Ordinary
         && !md.is_static
         && !md.construction_helper
+        && !md.lifecycle_start
         && md.has_body
         && p.get_ty(md.owner)
             .is_some_and(|t| t.declared_in == DeclaredIn::Source)

@@ -208,6 +208,26 @@ fn disposes_entry_value(pf: &ProgramFacts<'_>, m: MethodId, i: u32, id: BodyId) 
     )
 }
 
+/// Whether every normal path of `m` disposes (or hands on) parameter `i`.
+fn disposes_on_every_path(pf: &ProgramFacts<'_>, m: MethodId, i: u32) -> bool {
+    let Some(ob) = pf
+        .program
+        .method(m)
+        .params
+        .get(i as usize)
+        .and_then(|p| pf.types.of_value(&p.ty))
+    else {
+        return false;
+    };
+    guarantees(
+        pf,
+        ExceptionModel::None,
+        m,
+        &Target::Param(i),
+        &ob.must_call,
+    ) == Verdict::Guaranteed
+}
+
 /// Whether the store at `n` stores a member of another object (`_input =
 /// transport.Input`): a value the class cannot own.
 fn stores_borrowed(p: &Program, body: &Body, defs: &crate::facts::Definitions, n: NodeId) -> bool {
@@ -473,17 +493,32 @@ impl State {
         }
         // The evidence is flow-insensitive: a parameter reassigned in the body
         // may be disposed only in its new value. Ask the checker's engine
-        // whether some path disposes the value the caller passed.
+        // whether some path disposes the value the caller passed. Two kinds
+        // of evidence hold only when every path disposes or hands on the
+        // parameter: a parameter the body opens again is closed after its own
+        // opening (`if (wasClosed) { cnn.Open(); .. cnn.Close(); }`), and a
+        // hand-off on some paths only (`if (!c.TrySend(data)) Drop(c);`) is a
+        // decision the callee makes, not ownership the caller gives up (the
+        // optimistic guess would spread up every caller).
         let reassigned: Vec<bool> = found
             .iter()
             .map(|&(_, i, id, ..)| param_reassigned(bodies, id, i))
             .collect();
-        let confirmed: Vec<bool> = if reassigned.contains(&true) {
+        let every_path: Vec<bool> = found
+            .iter()
+            .map(|&(m, i, _, rule, _)| {
+                rule == InferRule::OwningParamPassed || self.p.method(m).params[i as usize].reopened
+            })
+            .collect();
+        let confirmed: Vec<bool> = if reassigned.contains(&true) || every_path.contains(&true) {
             let pf = ProgramFacts::new(&self.p, bodies);
             found
                 .iter()
-                .zip(&reassigned)
-                .map(|(&(m, i, id, ..), &r)| !r || disposes_entry_value(&pf, m, i, id))
+                .zip(reassigned.iter().zip(&every_path))
+                .map(|(&(m, i, id, ..), (&r, &o))| {
+                    (!r || disposes_entry_value(&pf, m, i, id))
+                        && (!o || disposes_on_every_path(&pf, m, i))
+                })
                 .collect()
         } else {
             vec![true; found.len()]
@@ -766,8 +801,8 @@ impl State {
         }
     }
 
-    /// `[MustCall(d)]` on a class without an obligation whose public instance
-    /// method `d` guarantees the disposal of every owning field (preferring
+    /// `[MustCall(d)]` on a class without an obligation whose instance method
+    /// `d`, callable by its clients or its framework, guarantees the disposal of every owning field (preferring
     /// `Dispose`, then `Close`, then the first by name). True if it gave
     /// any class an obligation.
     fn must_call_classes(&mut self, types: &MustCallTypes) -> bool {
@@ -796,10 +831,14 @@ impl State {
                     let md = self.p.method(*m);
                     // Clients must be able to call it: an internal helper is no
                     // protocol, while a framework's base class calls a protected
-                    // override (an actor's `PostStop`, a stage's `OnStop`).
+                    // override (an actor's `PostStop`, a stage's `OnStop`), and
+                    // an interface its explicit implementation
+                    // (`void INotifyDisposing.Disposing()`).
+                    let through_interface =
+                        md.overrides.iter().any(|o| self.p.method(*o).is_public);
                     md.kind == MethodKind::Ordinary
                         && !md.is_static
-                        && (md.is_public || (md.is_virtual && !md.is_private))
+                        && (md.is_public || (md.is_virtual && !md.is_private) || through_interface)
                         && md.has_body
                         && fields
                             .iter()

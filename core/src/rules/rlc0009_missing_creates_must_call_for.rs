@@ -1,5 +1,6 @@
 //! RLC0009 missing-creates-must-call-for (paper §5): a method other than a
-//! constructor that gives `this` a new obligation must say so with
+//! constructor or a lifecycle start (run once, before the object's owner can
+//! have disposed it) that gives `this` a new obligation must say so with
 //! `[CreatesMustCallFor("this")]`, so that its callers dispose the object
 //! again: it stores a new value into a non-readonly owning field of `this`
 //! (assigning `null` creates nothing), or it calls such a method on `this`.
@@ -19,6 +20,7 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
         return Vec::new();
     };
     if method.in_construction()
+        || method.lifecycle_start
         || method.is_static
         || method
             .creates_must_call_for

@@ -183,7 +183,9 @@ fn twins(program: &Program, loaded: &Loaded, compilations: &[u32]) -> Twins {
 /// field's ownership flag; the fields that guard a field
 /// ([`rlc_core::field_guards::derive`]); and what
 /// [`rlc_core::never_returns::derive`] and
-/// [`rlc_core::construction::derive_construction_helpers`] found.
+/// [`rlc_core::construction::derive_construction_helpers`] found (lifecycle
+/// starts and the fields construction fills included), and the parameters
+/// [`rlc_core::reopens::derive`] found opened again.
 /// Returns how many it gave.
 pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations: &[u32]) -> usize {
     let twins = twins(program, loaded, compilations);
@@ -194,13 +196,30 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
                 let source = program.method(a).ownership_condition.clone();
                 let never_returns = program.method(a).never_returns;
                 let construction_helper = program.method(a).construction_helper;
+                let lifecycle_start = program.method(a).lifecycle_start;
+                let reopened: Vec<bool> = program
+                    .method(a)
+                    .params
+                    .iter()
+                    .map(|p| p.reopened)
+                    .collect();
                 let twin = &mut program.methods[b.index()];
+                for (p, r) in twin.params.iter_mut().zip(reopened) {
+                    if r && !p.reopened {
+                        p.reopened = true;
+                        given += 1;
+                    }
+                }
                 if never_returns && !twin.never_returns {
                     twin.never_returns = true;
                     given += 1;
                 }
                 if construction_helper && !twin.construction_helper {
                     twin.construction_helper = true;
+                    given += 1;
+                }
+                if lifecycle_start != twin.lifecycle_start {
+                    twin.lifecycle_start = lifecycle_start;
                     given += 1;
                 }
                 if twin.ownership_condition.is_none() && source.is_some() {
@@ -210,6 +229,7 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
             }
             (Decl::Field(a), Decl::Field(b)) => {
                 let source = program.field(a).ownership_flag;
+                let set_in_construction = program.field(a).set_in_construction;
                 // The twin's guards are the twins of the field's guards.
                 let guards: Vec<FieldId> = program
                     .field(a)
@@ -227,6 +247,10 @@ pub fn seed_ownership_flags(program: &mut Program, loaded: &Loaded, compilations
                 }
                 if twin.guards.is_empty() && !guards.is_empty() {
                     twin.guards = guards;
+                    given += 1;
+                }
+                if set_in_construction && !twin.set_in_construction {
+                    twin.set_in_construction = true;
                     given += 1;
                 }
             }

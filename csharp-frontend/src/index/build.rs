@@ -255,6 +255,7 @@ fn well_known(index: &Index) -> WellKnownTypes {
         array: t("System.Array", 0),
         type_: t("System.Type", 0),
         exception: t("System.Exception", 0),
+        argument_exception: t("System.ArgumentException", 0),
         task: t("System.Threading.Tasks.Task", 0),
         task_t: t("System.Threading.Tasks.Task", 1),
         value_task: t("System.Threading.Tasks.ValueTask", 0),

@@ -271,6 +271,7 @@ pub struct WellKnownTypes {
     pub array: Option<TypeId>,
     pub type_: Option<TypeId>,
     pub exception: Option<TypeId>,
+    pub argument_exception: Option<TypeId>,
     pub task: Option<TypeId>,
     pub task_t: Option<TypeId>,
     pub value_task: Option<TypeId>,

@@ -42,6 +42,7 @@ pub(super) fn build_program(
     index.program.well_known.async_disposable = index.well_known.iasync_disposable;
     index.program.well_known.boolean = index.well_known.boolean;
     index.program.well_known.object = index.well_known.object;
+    index.program.well_known.argument_exception = index.well_known.argument_exception;
     index.program.conventions = Conventions {
         disposal_methods: vocabulary::DISPOSAL_METHODS.map(String::from).to_vec(),
         dispose: vocabulary::DISPOSE.to_string(),
@@ -389,6 +390,7 @@ fn add_fields(index: &mut Index, id: MemberId) {
             .find(|(kind, _)| *kind == SpecAttr::ReleasedIf)
             .map(|(_, attr)| bool_arg(attr).unwrap_or(true)),
         guards: Vec::new(),
+        set_in_construction: false,
         span: member_span(index, m, syntax),
     };
     let fid = index.program.add_field(def);
@@ -633,6 +635,8 @@ pub(super) fn method_def(
     let mut creates = Vec::new();
     let mut never_returns = false;
     let mut never_throws = false;
+    let mut lifecycle_start = false;
+    let mut reopens = false;
     for (kind, attr) in spec_attrs(p.return_attrs) {
         if kind == SpecAttr::MustCall {
             ret_must_call = Some((
@@ -681,6 +685,8 @@ pub(super) fn method_def(
             }
             SpecAttr::DoesNotReturn => never_returns = true,
             SpecAttr::DoesNotThrow => never_throws = true,
+            SpecAttr::LifecycleStart => lifecycle_start = true,
+            SpecAttr::Reopens => reopens = true,
             _ => {}
         }
     }
@@ -735,6 +741,7 @@ pub(super) fn method_def(
                 unset_when_false: try_pattern && pd.modifier == ParamModifier::Out,
                 exchanged,
                 does_not_return_if,
+                reopened: false,
                 default: pd.default.as_ref().map(const_of),
                 span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
             }
@@ -784,6 +791,8 @@ pub(super) fn method_def(
         is_private: !interface
             && !access.intersects(Modifiers::PUBLIC | Modifiers::PROTECTED | Modifiers::INTERNAL),
         construction_helper: false,
+        lifecycle_start,
+        reopens,
         inlined: false,
         never_returns,
         never_throws,

@@ -966,7 +966,8 @@ impl Lowerer<'_> {
 
     /// `Interlocked.Exchange(ref location, value)` ([`ParamDef::exchanged`]):
     /// the result is what `location` held, and `location` then holds `value`
-    /// (stored back to its field, if it is one).
+    /// (stored back to its field, if it is one); `Volatile.Read(ref location)`
+    /// only reads it.
     fn exchange(
         &mut self,
         callee: &Callee,
@@ -985,7 +986,7 @@ impl Lowerer<'_> {
                     .is_some_and(|p| p.exchanged)
         };
         let location = args.iter().find(exchanged)?.value.var()?;
-        let value = args.iter().find(|a| !exchanged(a))?.value.clone();
+        let value = args.iter().find(|a| !exchanged(a)).map(|a| a.value.clone());
         let old = self.temp(ty, range);
         self.emit(
             IrStmt::Copy {
@@ -994,15 +995,20 @@ impl Lowerer<'_> {
             },
             range,
         );
-        self.emit(
-            IrStmt::Copy {
-                dst: location,
-                src: value.clone(),
-            },
-            range,
-        );
-        // The field receives `value` itself, so that storing `null` reads as such.
-        self.flush_writebacks(Some((location, &value)));
+        match value {
+            Some(value) => {
+                self.emit(
+                    IrStmt::Copy {
+                        dst: location,
+                        src: value.clone(),
+                    },
+                    range,
+                );
+                // The field receives `value` itself, so that storing `null` reads as such.
+                self.flush_writebacks(Some((location, &value)));
+            }
+            None => self.writebacks.retain(|w| w.0 != location),
+        }
         Some(Operand::Var(old))
     }
 

@@ -327,7 +327,15 @@ impl Resolver<'_> {
         let mut positional = offset;
         for a in args {
             let slot = match &a.name {
-                Some(n) => params.iter().position(|p| &p.name == n)?,
+                // A named argument in its own position lets positional ones
+                // follow (C# 7.2: `Open(path: p, FileMode.Open)`).
+                Some(n) => {
+                    let s = params.iter().position(|p| &p.name == n)?;
+                    if s == positional {
+                        positional += 1;
+                    }
+                    s
+                }
                 None => {
                     if positional < params.len() {
                         let s = positional;

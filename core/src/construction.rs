@@ -96,7 +96,7 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
         let mut found: Vec<(NodeId, MethodId, Option<Fresh>, bool, bool)> = Vec::new();
         for (i, node) in body.nodes.iter().enumerate() {
             let on_this = |v: Option<VarId>| this.is_some() && v == this;
-            match &node.stmt {
+            let call = match &node.stmt {
                 Stmt::Store {
                     base,
                     field: FieldRef::Known(f),
@@ -107,11 +107,8 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
                     }
                     continue;
                 }
-                Stmt::Call(_) => {}
+                Stmt::Call(call) => call,
                 _ => continue,
-            }
-            let Stmt::Call(call) = &node.stmt else {
-                continue;
             };
             let Callee::Method(m) = call.callee else {
                 continue;

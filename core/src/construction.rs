@@ -209,19 +209,10 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
 /// Whether `m` overrides or implements, directly or not, a callback the
 /// model marks `[LifecycleStart]`.
 fn implements_lifecycle_start(program: &Program, m: MethodId) -> bool {
-    let mut stack = program.method(m).overrides.clone();
-    let mut seen: FxHashSet<MethodId> = FxHashSet::default();
-    while let Some(o) = stack.pop() {
-        if !seen.insert(o) {
-            continue;
-        }
-        let d = program.method(o);
-        if d.lifecycle_start {
-            return true;
-        }
-        stack.extend(d.overrides.iter().copied());
-    }
-    false
+    program
+        .overridden(m)
+        .into_iter()
+        .any(|o| program.method(o).lifecycle_start)
 }
 
 /// The method whose body is `body` or encloses it (a lambda's, a local

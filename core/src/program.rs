@@ -622,6 +622,18 @@ impl Program {
     pub fn field(&self, id: FieldId) -> &FieldDef {
         &self.fields[id.index()]
     }
+    /// The methods `m` overrides or implements, directly or not.
+    pub fn overridden(&self, m: MethodId) -> Vec<MethodId> {
+        let mut out: Vec<MethodId> = Vec::new();
+        let mut stack = self.method(m).overrides.clone();
+        while let Some(o) = stack.pop() {
+            if !out.contains(&o) {
+                out.push(o);
+                stack.extend(self.method(o).overrides.iter().copied());
+            }
+        }
+        out
+    }
     /// Whether `sub` is `sup` or derives from or implements it.
     pub fn is_subtype(&self, sub: TypeId, sup: TypeId) -> bool {
         let mut stack = vec![sub];

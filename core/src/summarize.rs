@@ -440,7 +440,7 @@ fn element_disposal_loops(
 
 /// Whether the lambda or local function `closure` disposes the enclosing
 /// body's `var` (captured by name) on every normal path.
-fn closure_disposes_captured(
+pub(crate) fn closure_disposes_captured(
     facts: &BodyFacts<'_>,
     exceptions: ExceptionModel,
     closure: crate::ir::BodyId,

@@ -9,8 +9,10 @@
 // implementation makes one is one of the interface's.
 // A class whose base is a type rlc-sharp does not know (WinForms' `Form` without its
 // reference assemblies) but which overrides `Dispose(bool)` is disposable: the override
-// is the dispose pattern of its base.
-// cases: 18
+// is the dispose pattern of its base. An inherited must-call method that calls a
+// virtual method of its class (a hook: `DisposeScope()`, an abstract `Close()`) disposes
+// the fields that the subclass's override of that hook disposes.
+// cases: 21
 using System;
 using System.IO;
 using System.Threading;
@@ -254,6 +256,74 @@ public sealed class DerivedNoNewFields : StandardPattern
     }
 
     public int Peek() => _fs.ReadByte();
+}
+
+// CASE: a non-virtual `Dispose()` calls a virtual hook, which the subclass overrides to
+// dispose its field.
+public abstract class Scope : IDisposable
+{
+    protected virtual void DisposeScope() { }
+
+    public void Dispose()
+    {
+        DisposeScope();
+        GC.SuppressFinalize(this);
+    }
+}
+
+public sealed class FileScope : Scope
+{
+    [Owning] private readonly FileStream _file;
+
+    public FileScope(string path) => _file = File.OpenRead(path);
+
+    protected override void DisposeScope() => _file.Dispose();
+}
+
+// CASE: the base's `Dispose(bool)` calls an abstract `Close()`, which the subclass
+// implements by closing its field.
+public abstract class RecordWriter : IDisposable
+{
+    private bool _disposed;
+
+    public abstract void Close();
+
+    protected virtual void Dispose(bool disposing)
+    {
+        if (!_disposed)
+        {
+            if (disposing)
+            {
+                Close();
+            }
+            _disposed = true;
+        }
+    }
+
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+}
+
+public sealed class FileRecordWriter : RecordWriter
+{
+    [Owning] private readonly StreamWriter _writer;
+
+    public FileRecordWriter(string path) => _writer = new StreamWriter(path);
+
+    public override void Close() => _writer.Close();
+}
+
+// CASE: an override of the hook that leaves the field alone does not dispose it.
+public sealed class LeakyScope : Scope
+{
+    [Owning] private readonly FileStream _file; // expect: RLC0003
+
+    public LeakyScope(string path) => _file = File.OpenRead(path);
+
+    protected override void DisposeScope() => _file.Flush();
 }
 
 public static class Users

@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 76
+// cases: 81
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1438,4 +1438,123 @@ public sealed class BotModule : INotifyDisposing
     public void Log(byte b) => _log.WriteByte(b);
 
     void INotifyDisposing.Disposing(object owner) => _log.Dispose();
+}
+
+// CASE: a parameter whose disposal a method defers (`Later(s.Dispose)`, a shutdown
+// callback) is [Owning]: its callers hand it over.
+public static class DeferredDisposal
+{
+    private static event Action? Stopped;
+
+    public static void DisposeOnStop(Stream s) => Stopped += s.Dispose;
+
+    public static void DisposeOnStopLambda(Stream s) => Stopped += () => s.Dispose();
+
+    public static void Start(string path)
+    {
+        DisposeOnStop(File.OpenRead(path));
+        DisposeOnStopLambda(File.OpenRead(path));
+    }
+
+    public static void Stop() => Stopped?.Invoke();
+}
+
+// CASE: a closure that disposes the parameter on some paths only takes nothing over: the
+// parameter stays the caller's, who leaks it here.
+public static class MaybeConsumed
+{
+    private static event Action? FrameEnd;
+
+    public static void Capture(Stream s, bool consumed) =>
+        FrameEnd += () =>
+        {
+            if (consumed)
+            {
+                s.Dispose();
+            }
+        };
+
+    public static void Start(string path)
+    {
+        Capture(File.OpenRead(path), true); // expect: RLC0001
+    }
+
+    public static void Tick() => FrameEnd?.Invoke();
+}
+
+// CASE: a method group of a method that is not a must-call method hands nothing over.
+public static class DeferredFlush
+{
+    private static event Action? Stopped;
+
+    public static void FlushOnStop(Stream s) => Stopped += s.Flush;
+
+    public static void Start(string path)
+    {
+        FlushOnStop(File.OpenRead(path)); // expect: RLC0001
+    }
+
+    public static void Stop() => Stopped?.Invoke();
+}
+
+// CASE: `Dispose(bool)` disposes a field through a virtual helper that a subclass
+// overrides, calling the base first: the helper and its override both promise the
+// disposal ([Calls]), so the class's fields are released.
+public abstract class Processor : IDisposable
+{
+    private bool _disposed;
+
+    protected Stream? Transaction { get; set; }
+
+    public virtual void Begin(string path) => Transaction ??= File.OpenWrite(path);
+
+    public virtual void Rollback()
+    {
+        if (Transaction == null)
+        {
+            return;
+        }
+        Transaction.Dispose();
+        Transaction = null;
+    }
+
+    protected virtual void Dispose(bool disposing)
+    {
+        if (!disposing || _disposed)
+        {
+            return;
+        }
+        _disposed = true;
+        Rollback();
+    }
+
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+}
+
+public sealed class LoggingProcessor : Processor
+{
+    public override void Rollback()
+    {
+        base.Rollback();
+        Console.WriteLine("rolled back");
+    }
+}
+
+// CASE: a helper that roots any object in a handle for native code (`this object item`)
+// takes over the resources its callers give it.
+public static class NativeState
+{
+    public static IntPtr ToHandle(this object item) =>
+        System.Runtime.InteropServices.GCHandle.ToIntPtr(
+            System.Runtime.InteropServices.GCHandle.Alloc(item));
+
+    public static void Register(string path, Action<IntPtr> setState)
+    {
+        var state = File.OpenRead(path);
+        setState(state.ToHandle());
+    }
 }

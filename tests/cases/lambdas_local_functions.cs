@@ -1,8 +1,9 @@
 // Case family: lambdas, anonymous methods and local functions. A closure that captures
 // a resource discharges it only if its body disposes it on every path; otherwise the
 // enclosing method stays responsible. A closure's own allocations are checked in the
-// closure's body; a delegate's result is owning like a method's.
-// cases: 20
+// closure's body; a delegate's result is owning like a method's. A method group bound
+// to a resource (`Later(s.Dispose)`) is a closure calling that method on it.
+// cases: 23
 using System;
 using System.IO;
 using System.Threading.Tasks;
@@ -224,6 +225,44 @@ public static class LocalFunctions
         open(path, ref a, out var b); // expect: RLC0001
         a.Dispose();
     }
+}
+
+public static class MethodGroups
+{
+    private static event Action? Exiting;
+
+    public static void Later(Action action) => Exiting += action;
+
+    // CASE: a method group of a must-call method handed over for later
+    // (`Register(s.Dispose)`) discharges the resource, as `() => s.Dispose()` does.
+    public static void DisposeLater(string path)
+    {
+        var fs = File.OpenRead(path);
+        fs.ReadByte();
+        Later(fs.Dispose);
+    }
+
+    // CASE: a method group of another method disposes nothing.
+    public static void FlushLater(string path)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0001
+        Later(fs.Flush);
+    }
+
+    // CASE: a method group that makes a resource: what the delegate returns is its
+    // caller's.
+    public static long OpenThroughGroup(Opener opener)
+    {
+        Func<Stream> open = opener.Open;
+        using var s = open();
+        var leaked = open(); // expect: RLC0001
+        return s.Length + leaked.Length;
+    }
+}
+
+public sealed class Opener
+{
+    public Stream Open() => new MemoryStream();
 }
 
 public delegate void OpenPair(string path, ref Stream first, out Stream second);

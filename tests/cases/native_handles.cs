@@ -3,8 +3,10 @@
 // until `GCHandle.FromIntPtr(p).Free()` gives it back and frees it. Writes through a
 // pointer (`*(p + 1) = v;`, `*p++ = v;`) are analysed like any statement. A test of
 // whether the handle still holds anything (`if (h.IsAllocated) h.Free();`,
-// `if (!handle.IsClosed) handle.Dispose();`) owes nothing on its released branch.
-// cases: 10
+// `if (!handle.IsClosed) handle.Dispose();`) owes nothing on its released branch. A
+// resource a handle roots (`GCHandle.Alloc(state)`) goes with the handle: the code that
+// frees the handle disposes its `Target`.
+// cases: 11
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
@@ -115,6 +117,14 @@ public static class HandleGuards
         var handle = File.OpenHandle(path);
         Console.WriteLine(handle.DangerousGetHandle());
         if (!handle.IsClosed) handle.Dispose();
+    }
+
+    // CASE: a resource rooted by a handle handed to native code goes with it; the native
+    // destroy callback disposes `GCHandle.FromIntPtr(p).Target` and frees the handle.
+    public static void HandToNative(string path, Action<IntPtr> setState)
+    {
+        var state = File.OpenRead(path);
+        setState(GCHandle.ToIntPtr(GCHandle.Alloc(state)));
     }
 
     // CASE: disposed only when closed: the open handle leaks.

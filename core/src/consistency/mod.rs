@@ -46,7 +46,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::facts::{BodyFacts, BodySummaries, Summaries};
-use crate::ir::{Callee, FieldRef, Node, NodeId, Stmt, Succ, VarId, VarKind};
+use crate::ir::{BodyId, Callee, FieldRef, Node, NodeId, Stmt, Succ, VarId, VarKind};
 use crate::must_call::MustCallType;
 use crate::never_returns;
 use crate::options::ExceptionModel;
@@ -221,6 +221,10 @@ struct Engine<'c, 'a> {
     cx: &'c BodyFacts<'a>,
     summaries: &'c Summaries,
     body_summaries: BodySummaries,
+    /// Closures' disposals are worked out when a fact meets the closure
+    /// rather than taken from `body_summaries` (the verifier's runs, which
+    /// seldom meet one), and kept here.
+    closures_on_demand: Option<FxHashMap<(BodyId, VarId), bool>>,
     exceptions: ExceptionModel,
     obligations: Vec<Obligation>,
     /// Obligations created at a node while the analysis runs (store sites).
@@ -287,12 +291,24 @@ fn intersect(a: &[Alias], b: &[Alias]) -> Vec<Alias> {
 }
 
 impl<'c, 'a> Engine<'c, 'a> {
+    /// Whether closure `body` disposes the body's `var` on every path.
+    fn closure_disposes(&mut self, body: BodyId, var: VarId) -> bool {
+        let (cx, exceptions) = (self.cx, self.exceptions);
+        match &mut self.closures_on_demand {
+            None => self.body_summaries.closure_disposes(body, var),
+            Some(memo) => *memo.entry((body, var)).or_insert_with(|| {
+                crate::summarize::closure_disposes_captured(cx, exceptions, body, var)
+            }),
+        }
+    }
+
     fn new(inputs: Inputs<'c, 'a>) -> Engine<'c, 'a> {
         let n = inputs.facts.body.nodes.len();
         Engine {
             cx: inputs.facts,
             summaries: inputs.summaries,
             body_summaries: BodySummaries::default(),
+            closures_on_demand: None,
             exceptions: inputs.exceptions,
             obligations: Vec::new(),
             site_obligations: FxHashMap::default(),

@@ -100,9 +100,14 @@ impl ObligationKind {
                 ..none
             },
             // Calling it, or (as inference's [Calls] rule) handing it to an owner.
+            // A closure that disposes a captured variable (a parameter; fields
+            // are not captured) is its disposal, as for the parameter's own
+            // obligation, so inference's every-path test of `[Owning]` agrees
+            // with the checker.
             ObligationKind::Target => Discharges {
                 calls: true,
                 owning_param: true,
+                closure: true,
                 ..none
             },
             _ => leak,

@@ -162,9 +162,9 @@ impl Engine<'_, '_> {
                 captures,
             } => {
                 if discharges.closure
-                    && captures.iter().any(|q| {
-                        fact.has_var(*q) && self.body_summaries.closure_disposes(*body, *q)
-                    })
+                    && captures
+                        .iter()
+                        .any(|q| fact.has_var(*q) && self.closure_disposes(*body, *q))
                 {
                     self.discharge_both(fact, step);
                 } else if discharges.hands_out

@@ -4,6 +4,8 @@
 //! these methods on this value on every normal path?", for `[Calls]` (RLC0006),
 //! owning fields (RLC0003), and the summaries of closures and disposal loops.
 
+use rustc_hash::FxHashMap;
+
 use super::obligations::ObligationKind;
 use super::{Engine, Fact, Inputs, Loss};
 use crate::facts::{BodyFacts, ProgramFacts, Summaries};
@@ -66,7 +68,8 @@ fn run_target<'c, 'a>(
     seeds: &[(NodeId, Alias)],
     must_call: &MustCall,
 ) -> Engine<'c, 'a> {
-    // A guarantee never consults the summaries: only calls discharge it.
+    // A guarantee never consults the program's summaries: only calls and
+    // closures discharge it.
     let mut e = Engine::new(Inputs {
         facts,
         summaries,
@@ -79,6 +82,9 @@ fn run_target<'c, 'a>(
         provenance: Provenance::Default,
         harmless: None,
     };
+    // A closure that disposes what it captured discharges it (see
+    // `ObligationKind::Target`).
+    e.closures_on_demand = Some(FxHashMap::default());
     let o = e.new_obligation(ObligationKind::Target, facts.body.entry, None, target, None);
     for (node, alias) in seeds {
         e.insert(*node, Fact::new(vec![*alias], o));

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::facts::{AliasClasses, ValueSource, defined_vars};
-use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ir::{Bodies, Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::program::{Const, FieldId, MethodId, Program, Target};
 use crate::resource_alias::{Condition, condition_at, own_condition_value};
@@ -21,6 +21,9 @@ pub struct Disposal {
     pub methods: Vec<String>,
     /// It was handed to an `[Owning]` parameter rather than disposed.
     pub transferred: bool,
+    /// By a closure, which the checker takes as the disposal only when the
+    /// closure disposes it on every path.
+    pub deferred: bool,
 }
 
 /// The evidence of one body under the current specs.
@@ -37,8 +40,14 @@ pub struct Evidence {
     pub ctor_chain: Vec<(NodeId, MethodId, u32, Vec<ValueSource>)>,
 }
 
-/// Reads the evidence of `body` given the current specs.
-pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Evidence {
+/// Reads the evidence of `body` (one of `bodies`, which hold its closures)
+/// given the current specs.
+pub fn evidence(
+    program: &Program,
+    types: &MustCallTypes,
+    bodies: &Bodies,
+    body: &Body,
+) -> Evidence {
     let classes = AliasClasses::of(program, types, body);
     let this = body.this_var();
     let sources_of = |v: VarId| -> Vec<ValueSource> { classes.sources(v).to_vec() };
@@ -90,6 +99,7 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                             source,
                             methods: vec![name.to_string()],
                             transferred: false,
+                            deferred: false,
                         });
                     }
                 }
@@ -115,6 +125,7 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                                 source,
                                 methods: spec.methods.clone(),
                                 transferred: false,
+                                deferred: false,
                             });
                         }
                     }
@@ -135,6 +146,7 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                                     source,
                                     methods: Vec::new(),
                                     transferred: true,
+                                    deferred: false,
                                 });
                             }
                         }
@@ -163,10 +175,66 @@ pub fn evidence(program: &Program, types: &MustCallTypes, body: &Body) -> Eviden
                 let rs = value.as_ref().and_then(Operand::var).map(sources_of);
                 ev.returns.push((id, rs));
             }
+            // `token.Register(() => s.Dispose())`, `Register(s.Dispose)`: the
+            // checker takes a closure that disposes what it captured as that
+            // disposal.
+            Stmt::Closure {
+                body: closure,
+                captures,
+                ..
+            } => {
+                let Some(closure) = bodies.get(*closure) else {
+                    continue;
+                };
+                for &q in captures {
+                    let methods = closure_must_calls(program, types, closure, &body.var(q).name);
+                    if methods.is_empty() {
+                        continue;
+                    }
+                    for source in disposed_of(q) {
+                        ev.disposals.push(Disposal {
+                            node: id,
+                            source,
+                            methods: methods.clone(),
+                            transferred: false,
+                            deferred: true,
+                        });
+                    }
+                }
+            }
             _ => {}
         }
     }
     ev
+}
+
+/// The must-call methods a closure calls on the variable it captured as `name`.
+fn closure_must_calls(
+    program: &Program,
+    types: &MustCallTypes,
+    closure: &Body,
+    name: &str,
+) -> Vec<String> {
+    let mut methods: Vec<String> = Vec::new();
+    for node in &closure.nodes {
+        let Stmt::Call(call) = &node.stmt else {
+            continue;
+        };
+        let Some(r) = call.receiver else { continue };
+        let var = closure.var(r);
+        if var.kind != VarKind::Captured || var.name != name {
+            continue;
+        }
+        if let Some(m) = call.callee_name(program)
+            && types
+                .of_value(&var.ty)
+                .is_some_and(|o| o.is_satisfied_by(m))
+            && !methods.iter().any(|x| x == m)
+        {
+            methods.push(m.to_string());
+        }
+    }
+    methods
 }
 
 /// Whether the call's ownership condition (`leaveOpen: false`, `disposeHandler:

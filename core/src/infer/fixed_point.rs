@@ -84,7 +84,7 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
             .zip(bodies.iter().as_slice())
             .for_each(|(e, b)| {
                 if changed.as_ref().is_none_or(|c| reads_any(b, c)) {
-                    *e = evidence(&st.p, &types, b);
+                    *e = evidence(&st.p, &types, bodies, b);
                 }
             });
         st.owning_params(bodies, &types, &ev);
@@ -210,22 +210,15 @@ fn disposes_entry_value(pf: &ProgramFacts<'_>, m: MethodId, i: u32, id: BodyId) 
 
 /// Whether every normal path of `m` disposes (or hands on) parameter `i`.
 fn disposes_on_every_path(pf: &ProgramFacts<'_>, m: MethodId, i: u32) -> bool {
-    let Some(ob) = pf
-        .program
-        .method(m)
-        .params
-        .get(i as usize)
-        .and_then(|p| pf.types.of_value(&p.ty))
-    else {
+    let Some(p) = pf.program.method(m).params.get(i as usize) else {
         return false;
     };
-    guarantees(
-        pf,
-        ExceptionModel::None,
-        m,
-        &Target::Param(i),
-        &ob.must_call,
-    ) == Verdict::Guaranteed
+    // An `object` parameter is disposed the way any resource is.
+    let must_call = pf.types.of_value(&p.ty).map_or_else(
+        || MustCall::of(pf.program.conventions.disposal_methods.iter().cloned()),
+        |ob| ob.must_call.clone(),
+    );
+    guarantees(pf, ExceptionModel::None, m, &Target::Param(i), &must_call) == Verdict::Guaranteed
 }
 
 /// Whether the store at `n` stores a member of another object (`_input =
@@ -434,6 +427,8 @@ impl State {
     /// parameter (phase 1; through resource aliases in phase 2).
     fn owning_params(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
         let mut found: Vec<(MethodId, u32, BodyId, InferRule, Span)> = Vec::new();
+        // Parameters with evidence other than a closure's disposal.
+        let mut direct: FxHashSet<(MethodId, u32)> = FxHashSet::default();
         for ((id, body), f) in bodies.enumerate().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
@@ -446,9 +441,13 @@ impl State {
                 let Some(pd) = md.params.get(i as usize) else {
                     continue;
                 };
-                // A `params` array is owning when its elements carry obligations.
+                // A `params` array is owning when its elements carry obligations;
+                // an `object` handed on to an owning parameter (`GCHandle.Alloc(item)`)
+                // takes whatever resource its callers pass.
                 let resource = match pd.mode {
-                    ParamMode::Value | ParamMode::In => types.of_value(&pd.ty).is_some(),
+                    ParamMode::Value | ParamMode::In => {
+                        types.of_value(&pd.ty).is_some() || d.transferred
+                    }
                     ParamMode::Params => pd.ty.element.and_then(|t| types.of_type(t)).is_some(),
                     _ => false,
                 };
@@ -456,6 +455,9 @@ impl State {
                     && resource
                     && pd.must_call_alias.is_none()
                     && md.kind != MethodKind::Setter;
+                if eligible && !d.deferred {
+                    direct.insert((m, i));
+                }
                 if eligible && !found.iter().any(|c| (c.0, c.1) == (m, i)) {
                     let rule = if d.transferred {
                         InferRule::OwningParamPassed
@@ -499,7 +501,9 @@ impl State {
         // opening (`if (wasClosed) { cnn.Open(); .. cnn.Close(); }`), and a
         // hand-off on some paths only (`if (!c.TrySend(data)) Drop(c);`) is a
         // decision the callee makes, not ownership the caller gives up (the
-        // optimistic guess would spread up every caller).
+        // optimistic guess would spread up every caller), and a closure's
+        // disposal is one only when the closure disposes it on every path
+        // (`AddFrameEndTask(w => { if (consumed) self.Dispose(); })`).
         let reassigned: Vec<bool> = found
             .iter()
             .map(|&(_, i, id, ..)| param_reassigned(bodies, id, i))
@@ -507,7 +511,9 @@ impl State {
         let every_path: Vec<bool> = found
             .iter()
             .map(|&(m, i, _, rule, _)| {
-                rule == InferRule::OwningParamPassed || self.p.method(m).params[i as usize].reopened
+                rule == InferRule::OwningParamPassed
+                    || self.p.method(m).params[i as usize].reopened
+                    || (rule == InferRule::OwningParamDisposed && !direct.contains(&(m, i)))
             })
             .collect();
         let confirmed: Vec<bool> = if reassigned.contains(&true) || every_path.contains(&true) {
@@ -596,13 +602,14 @@ impl State {
                 continue;
             }
             // A [Calls] binds every override (RLC0008); only a disposal method
-            // is expected to keep it in all of them.
+            // is expected to keep it in all of them, or a hook whose overrides
+            // all run it (`override void Rollback() { base.Rollback(); .. }`).
             let overridden = overridden.contains(&m);
             let disposal = self.p.conventions.is_disposal_method(&md.name)
                 || types
                     .of_type(md.owner)
                     .is_some_and(|o| o.must_call.methods.contains(&md.name));
-            if overridden && !disposal {
+            if overridden && !disposal && !self.overrides_call_base(bodies, m) {
                 continue;
             }
             let owner = md.owner;
@@ -689,6 +696,41 @@ impl State {
                 span,
             );
         }
+    }
+
+    /// Whether every override of `m` in the program calls `m` itself
+    /// (`base.M()`) on every path that returns; the program's own overrides
+    /// are all the checker sees.
+    fn overrides_call_base(&self, bodies: &Bodies, m: MethodId) -> bool {
+        self.p
+            .methods
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.overrides.contains(&m))
+            .all(|(o, _)| {
+                let body = self.body_of.get(&MethodId(o as u32)).map(|b| &bodies[*b]);
+                body.is_some_and(|b| {
+                    let this = b.this_var();
+                    let calls_base = |n: NodeId| match &b.node(n).stmt {
+                        Stmt::Call(c) => {
+                            c.callee == Callee::Method(m) && this.is_some() && c.receiver == this
+                        }
+                        _ => false,
+                    };
+                    // The exit is not reached around the base calls.
+                    let mut seen: FxHashSet<NodeId> = FxHashSet::default();
+                    let mut stack = vec![b.entry];
+                    while let Some(n) = stack.pop() {
+                        if n == b.exit {
+                            return false;
+                        }
+                        if seen.insert(n) && !calls_base(n) {
+                            stack.extend(b.node(n).succ.targets());
+                        }
+                    }
+                    true
+                })
+            })
     }
 
     /// The methods some method of the program overrides or implements.

@@ -10,6 +10,7 @@ use crate::facts::ProgramFacts;
 use crate::must_call::MustCallType;
 use crate::options::ExceptionModel;
 use crate::program::{CallsSpec, DeclaredIn, FieldId, MethodId, Program, Provenance, Target, TypeId, TypeKind};
+use crate::ir::{Callee, Stmt};
 use crate::rules::RuleId;
 use crate::span::{FileId, Span};
 
@@ -46,6 +47,7 @@ pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut
                         !d.is_static && class_ob.is_some_and(|o| o.is_satisfied_by(&d.name))
                     })
                 })
+                .chain(dispose_hooks(pf, TypeId(ti as u32), class_ob))
                 .collect();
             let covered = disposers.iter().any(|&m| {
                 program
@@ -67,6 +69,63 @@ pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut
         // The full name: types of one name in two namespaces differ.
         out.extend(finish(diags, &ty.name));
     }
+}
+
+/// The methods of `ty` through which a must-call method it inherits reaches
+/// its fields: overrides of the virtual methods that method calls on `this`
+/// (`Dispose()` calling a virtual `DisposeScope()`, `Dispose(bool)` an
+/// abstract `Close()`).
+fn dispose_hooks(pf: &ProgramFacts<'_>, ty: TypeId, class_ob: Option<&MustCallType>) -> Vec<MethodId> {
+    let program = pf.program;
+    let Some(class_ob) = class_ob else {
+        return Vec::new();
+    };
+    let mut bases: Vec<TypeId> = Vec::new();
+    let mut stack = program.ty(ty).supertypes.clone();
+    while let Some(t) = stack.pop() {
+        if !bases.contains(&t) {
+            bases.push(t);
+            stack.extend(program.ty(t).supertypes.iter().copied());
+        }
+    }
+    let inherited = bases.iter().flat_map(|t| program.ty(*t).methods.iter().copied());
+    let mut hooks: Vec<MethodId> = Vec::new();
+    for m in inherited {
+        let d = program.method(m);
+        if d.is_static || !class_ob.is_satisfied_by(&d.name) {
+            continue;
+        }
+        let Some(body) = pf.body_of(m).and_then(|b| pf.bodies.get(b)) else {
+            continue;
+        };
+        let this = body.this_var();
+        for node in &body.nodes {
+            let Stmt::Call(call) = &node.stmt else {
+                continue;
+            };
+            let Callee::Method(callee) = call.callee else {
+                continue;
+            };
+            if this.is_none() || call.receiver != this {
+                continue;
+            }
+            let virtual_callee = program.method(callee);
+            if !(virtual_callee.is_virtual || virtual_callee.is_abstract) {
+                continue;
+            }
+            hooks.extend(
+                program
+                    .ty(ty)
+                    .methods
+                    .iter()
+                    .copied()
+                    .filter(|o| program.overridden(*o).contains(&callee)),
+            );
+        }
+    }
+    hooks.sort_unstable();
+    hooks.dedup();
+    hooks
 }
 
 fn covers(spec: &CallsSpec, target: &Target, ob: &MustCallType) -> bool {

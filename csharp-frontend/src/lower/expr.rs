@@ -616,6 +616,12 @@ impl Lowerer<'_> {
                     }
                 };
                 if data.is_method_like() {
+                    if let (Some(r), Some(b)) = (receiver, base)
+                        && data.kind == MemberKind::Method
+                        && data.params.is_empty()
+                    {
+                        return self.method_group(e, r, b, m, &data.ty);
+                    }
                     return Operand::Const(Const::Other);
                 }
                 // `reg.Value` of a `CancellationTokenRegistration?` is the struct
@@ -1603,6 +1609,81 @@ impl Lowerer<'_> {
 
     /// A lambda, anonymous method or local function: lowered as its own body; the
     /// enclosing body gets a `Closure` naming the variables it captures.
+    /// `s.Dispose` taken as a delegate (`token.Register(s.Dispose)`): a
+    /// closure that calls the method on the receiver it captured, so a
+    /// deferred disposal is one the way `() => s.Dispose()` is.
+    fn method_group(
+        &mut self,
+        e: ExprId,
+        receiver: ExprId,
+        base: VarId,
+        method: MemberId,
+        returns: &Ty,
+    ) -> Operand {
+        let range = self.hir.expr_range(e);
+        let Some(callee) = self.index.member(method).method else {
+            return Operand::Const(Const::Other);
+        };
+        let name = format!("{}.<method group#{}>", self.b.body().name, self.out.len());
+        let key = format!(
+            "{}.<method group#{}>",
+            self.b.body().fingerprint_key(),
+            self.out.len()
+        );
+        let captured = self.b.body().var(base).clone();
+        let (index, file, hir, hir_id, types) =
+            (self.index, self.file, self.hir, self.hir_id, self.types);
+        let parent = self.self_id;
+        let body = {
+            let mut inner = Lowerer::new(
+                index,
+                file,
+                hir,
+                hir_id,
+                types,
+                name,
+                BodyKind::Lambda,
+                range,
+                self.out,
+            );
+            inner.b.body_mut().key = key;
+            let span = inner.span(hir.expr_range(receiver));
+            let v = inner
+                .b
+                .var(captured.name, VarKind::Captured, captured.ty, span);
+            let value = inner.emit_call_typed(
+                e,
+                Callee::Method(callee),
+                CallKind::Ordinary,
+                Some(v),
+                Vec::new(),
+                false,
+                Some(returns.clone()),
+            );
+            if let Operand::Var(t) = &value {
+                inner.temps.retain(|x| x != t);
+            }
+            inner.end_temps(range);
+            if inner.cur.is_some() && !matches!(returns, Ty::Void) {
+                inner.emit(IrStmt::Return(Some(value)), range);
+            }
+            let body = inner.self_id;
+            inner.finish(None, Some(parent), false, false);
+            body
+        };
+        let ty = self.types.ty(e).clone();
+        let t = self.temp(&ty, range);
+        self.emit(
+            IrStmt::Closure {
+                dst: Some(t),
+                body,
+                captures: vec![base],
+            },
+            range,
+        );
+        Operand::Var(t)
+    }
+
     pub(super) fn function(&mut self, f: &Function, kind: BodyKind, dst: Option<VarId>) {
         let parent = self.self_id;
         let name = match &f.name {

@@ -585,10 +585,20 @@ impl Resolver<'_> {
                     }
                     return Qual::Value(ty);
                 }
-                if !self.method_candidates(&t, name, false).is_empty() {
-                    return Qual::Value(Ty::Function);
+                let candidates = self.method_candidates(&t, name, false);
+                if candidates.is_empty() {
+                    return Qual::Value(Ty::Unknown);
                 }
-                Qual::Value(Ty::Unknown)
+                // A method group (`token.Register(s.Dispose)`): its parameterless
+                // instance method (the most derived one), the one a deferred call
+                // without arguments runs.
+                if let Some(c) = candidates.iter().find(|c| {
+                    let d = self.index.member(c.member);
+                    d.params.is_empty() && !d.is_static() && d.type_params.is_empty()
+                }) {
+                    self.out.targets.insert(e, ExprTarget::Member(c.member));
+                }
+                Qual::Value(Ty::Function)
             }
             Qual::Nothing => Qual::Nothing,
         }
@@ -663,7 +673,7 @@ impl Resolver<'_> {
                     }
                     Qual::Value(t) => {
                         let counted = self.counts(&t);
-                        let mut c = self.method_candidates(&t, &name, false);
+                        let c = self.method_candidates(&t, &name, false);
                         // A delegate-typed field or property called like a method.
                         if c.is_empty()
                             && let Some((m, ft)) = self.lookup_value_member(&t, &name, false)
@@ -675,10 +685,19 @@ impl Resolver<'_> {
                             self.out.exprs[callee.index()] = ft.clone();
                             return self.delegate_call(e, &ft, args);
                         }
-                        let mut r = self.pick_overload(c.split_off(0), args, &targs);
-                        if r.is_none() && !matches!(t, Ty::Unknown) {
-                            let ext = self.extension_candidates(&t, &name);
-                            r = self.pick_overload(ext, args, &targs);
+                        // An instance method the arguments fit, then an extension
+                        // method they fit, then the best guess among either.
+                        let mut r = self.pick(c.clone(), args, &targs, false);
+                        if r.is_none() {
+                            let ext = if matches!(t, Ty::Unknown) {
+                                Vec::new()
+                            } else {
+                                self.extension_candidates(&t, &name)
+                            };
+                            r = self
+                                .pick(ext.clone(), args, &targs, false)
+                                .or_else(|| self.pick(c, args, &targs, true))
+                                .or_else(|| self.pick(ext, args, &targs, true));
                         }
                         if r.is_none() {
                             self.note_unresolved(&t, &name);

@@ -401,6 +401,19 @@ impl Resolver<'_> {
         args: &[Arg],
         type_args: &[Ty],
     ) -> Option<(MemberId, CallBinding, Ty)> {
+        self.pick(candidates, args, type_args, true)
+    }
+
+    /// [`Self::pick_overload`], falling back on a candidate the arguments do
+    /// not fit only when `fallback` (C# looks for extension methods only when
+    /// no instance method applies).
+    pub(super) fn pick(
+        &mut self,
+        candidates: Vec<Candidate>,
+        args: &[Arg],
+        type_args: &[Ty],
+        fallback_ok: bool,
+    ) -> Option<(MemberId, CallBinding, Ty)> {
         // Arguments whose type does not depend on the target first.
         let arg_tys: Vec<Option<Ty>> = args
             .iter()
@@ -487,7 +500,7 @@ impl Resolver<'_> {
             Some((_, c, m)) => (c, m),
             // Code that compiles binds somewhere; with our partial type knowledge the
             // first candidate that takes the arguments is the best guess.
-            None if single || fallback.is_some() => fallback?,
+            None if fallback_ok && (single || fallback.is_some()) => fallback?,
             None => return None,
         };
         Some(self.finish_call(chosen, args, type_args, &arg_tys, mapping))

@@ -21,6 +21,7 @@ use crate::index::{
     BaseMark, FileEntry, GlobalUsingSpec, Index, IndexInput, LibraryFacts, LibraryTypeFacts,
     Origin, ProjectInput,
 };
+use crate::metadata::stubs::ModelType;
 use crate::parse::{ParseOptions, parse_file};
 use crate::resolve::ResolveStats;
 use crate::source::{SourceFile, SourceText, decode_source};
@@ -270,17 +271,37 @@ pub fn load_prepared(
 ) -> Loaded {
     let start = Instant::now();
     let PreparedLibrary {
-        index: library_index,
+        index: mut library_index,
         facts,
         mut notes,
         time: library_time,
         ..
     } = library;
-    // The sources' files follow the model's.
-    let first_id = library_index.files.len();
     let mut files: Vec<FileEntry> = Vec::new();
     // Sources: every file read once, every variant parsed once, in parallel.
     let plan = frameworks::plan(projects, read_text);
+    // Referenced assemblies: each read once, the types the sources name
+    // declared as C#, one file per assembly, indexed with the model: their
+    // declarations of the model's types are parts of the model's.
+    let stubs = referenced_types(projects, &plan, &library_index, &mut notes);
+    if !stubs.is_empty() {
+        let mut library_files = std::mem::take(&mut library_index.files);
+        for stub in stubs {
+            let id = FileId(library_files.len() as u32);
+            library_files.push(FileEntry {
+                source: SourceFile::new(id, stub.path, stub.text.as_str()),
+                syntax: Arc::new(stub.syntax),
+                origin: Origin::Library,
+            });
+        }
+        library_index = crate::index::build(IndexInput {
+            files: library_files,
+            projects: Vec::new(),
+            library_facts: facts.clone(),
+        });
+    }
+    // The sources' files follow the model's and the assemblies'.
+    let first_id = library_index.files.len();
     for (path, text) in plan.paths.iter().zip(&plan.texts) {
         if let Err(message) = text {
             notes.push(unreadable(path, message.clone()));
@@ -392,18 +413,6 @@ pub fn load_prepared(
             source,
             syntax: syntax.clone(),
             origin: Origin::Project(planned.compilation),
-        });
-    }
-    // Referenced assemblies: each read once, the types the sources name
-    // declared as C# after the sources' files, one file per assembly.
-    for stubs in referenced_types(projects, &plan, &library_index, &mut notes) {
-        let id = FileId((first_id + files.len()) as u32);
-        file_units.push(None);
-        parse_options.push(None);
-        files.push(FileEntry {
-            source: SourceFile::new(id, stubs.path, stubs.text.as_str()),
-            syntax: Arc::new(stubs.syntax),
-            origin: Origin::Library,
         });
     }
     let inactive = |variant: u32| -> u64 {
@@ -925,6 +934,64 @@ pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
         .collect()
 }
 
+/// What the model declares of type `t`, for the overlay of its metadata.
+fn model_type(library: &Index, t: TypeId) -> ModelType {
+    use crate::hir::{MemberKind, TypeKind};
+    let data = library.ty(t);
+    let mut out = ModelType {
+        closed: matches!(data.kind, TypeKind::Enum | TypeKind::Delegate),
+        has_base: data
+            .base
+            .as_ref()
+            .is_some_and(|b| b.def() != library.well_known.object),
+        ..ModelType::default()
+    };
+    // Synthesized members (a default constructor) are not the model's word.
+    let declared = data
+        .members
+        .values()
+        .flatten()
+        .chain(&data.ctors)
+        .map(|&m| library.member(m))
+        .filter(|m| m.decl.is_some_and(|d| d.index.is_some()));
+    for m in declared {
+        let name = match m.kind {
+            MemberKind::Field
+            | MemberKind::Constant
+            | MemberKind::Property
+            | MemberKind::Event
+            | MemberKind::EnumMember => {
+                out.values.insert(m.name.to_string());
+                continue;
+            }
+            MemberKind::Constructor => ".ctor".to_string(),
+            MemberKind::Indexer => "this[]".to_string(),
+            _ => m.name.to_string(),
+        };
+        let params = m.params.iter().map(|p| ty_shape(library, &p.ty)).collect();
+        out.methods.push((name, params));
+    }
+    out
+}
+
+/// [`crate::metadata::stubs::shape`] of a resolved type.
+fn ty_shape(library: &Index, ty: &crate::index::Ty) -> String {
+    use crate::index::Ty;
+    match ty {
+        Ty::Named { def, .. } => {
+            let d = library.ty(*def);
+            let outer = d.parent.map_or(0, |p| library.ty(p).arity());
+            match d.arity().saturating_sub(outer) {
+                0 => d.name.to_string(),
+                own => format!("{}`{own}", d.name),
+            }
+        }
+        Ty::Param { .. } => "!".into(),
+        Ty::Array { elem, .. } => format!("{}[]", ty_shape(library, elem)),
+        _ => "?".into(),
+    }
+}
+
 struct MetadataStubs {
     /// [`crate::metadata::METADATA_FILE`]`/<the assembly's file name>`.
     path: PathBuf,
@@ -934,7 +1001,8 @@ struct MetadataStubs {
 
 /// Reads the builds' referenced assemblies (in parallel, each once) and
 /// declares the types the sources name, and what those need, as C#, one
-/// file per assembly; types the library model defines are left to it.
+/// file per assembly; of the types the library model defines, only what
+/// the model lacks.
 fn referenced_types(
     projects: &[ProjectSpec],
     plan: &frameworks::Plan,
@@ -981,8 +1049,11 @@ fn referenced_types(
                 .filter(|w| !w.is_empty()),
         );
     }
-    let model: FxHashSet<String> = (0..library.types.len())
-        .map(|t| library.metadata_key(TypeId(t as u32)))
+    let model: FxHashMap<String, ModelType> = (0..library.types.len())
+        .map(|t| {
+            let t = TypeId(t as u32);
+            (library.metadata_key(t), model_type(library, t))
+        })
         .collect();
     let refs: Vec<&crate::metadata::Assembly> = assemblies.iter().map(|(_, a)| a).collect();
     let texts = crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model);

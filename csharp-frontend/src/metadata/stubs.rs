@@ -1,8 +1,10 @@
 //! Referenced assemblies' types as C# declarations, for the parser and the
 //! indexer: only the types the sources name (by simple name) and what their
-//! declarations need (enclosing types, bases, interfaces, member signatures),
-//! never a type the library model defines (the model wins where it says
-//! something).
+//! declarations need (enclosing types, bases, interfaces, member signatures).
+//! A type the library model defines too is written as one more part of the
+//! model's declaration (an overlay): only the members, base and nested types
+//! the model lacks, without the metadata's type-level attributes, so the
+//! model's facts stand and the metadata completes the shape.
 
 use std::fmt::Write;
 
@@ -10,14 +12,103 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam, MetaType, Sig};
 
-/// The C# text of the types `wanted` selects from `assemblies`, skipping the
-/// keys in `model` (and the types nested in them); the first assembly that
-/// defines a key wins. One text per assembly that declares any (with its
-/// index), so that each type's declaration says which assembly it is from.
+/// What the library model declares of a type, by metadata key
+/// (``Ns.Outer`1+Inner``): a metadata member is left out of the overlay
+/// when the model has one it matches ([`ModelType::has`]).
+#[derive(Clone, Debug, Default)]
+pub struct ModelType {
+    /// Enums and delegates: their whole shape is the model's.
+    pub closed: bool,
+    /// Whether the model names a base class other than `object`.
+    pub has_base: bool,
+    /// Fields, properties and events by name.
+    pub values: FxHashSet<String>,
+    /// Methods (`.ctor` for constructors; `this[]` for indexers) with
+    /// their parameters' [`shape`]s.
+    pub methods: Vec<(String, Vec<String>)>,
+}
+
+impl ModelType {
+    /// Whether the model has this member: a field or property of its name
+    /// (C# allows no other member of that name); a method, constructor or
+    /// indexer of its name and parameter count whose parameters' shapes
+    /// agree (`?` agrees with any), so a metadata overload the model lacks
+    /// is added and one it has is the model's.
+    fn has(&self, m: &MetaMember) -> bool {
+        let (name, params) = match m {
+            MetaMember::EnumValue(_) => return true,
+            MetaMember::Field { name, .. } => return self.values.contains(name),
+            MetaMember::Property { name, params, .. } if params.is_empty() => {
+                return self.values.contains(name) || self.methods.iter().any(|(n, _)| n == name);
+            }
+            MetaMember::Property { params, .. } => ("this[]", params),
+            MetaMember::Method { name, params, .. } => {
+                if self.values.contains(name) {
+                    return true;
+                }
+                (name.as_str(), params)
+            }
+        };
+        self.methods.iter().any(|(n, ps)| {
+            n == name
+                && ps.len() == params.len()
+                && ps.iter().zip(params).all(|(a, p)| {
+                    let b = shape(&p.ty);
+                    a == "?" || b == "?" || *a == b
+                })
+        })
+    }
+}
+
+/// A parameter type as overloads are told apart here: the simple name of
+/// the type with its arity (``List`1``, `String`; keywords by their
+/// `System` type), `!` for a type parameter, `[]` after an array's element;
+/// `?` for what is not compared.
+pub fn shape(sig: &Sig) -> String {
+    match sig {
+        Sig::Keyword(k) => keyword_type(k).to_string(),
+        Sig::Named { key, .. } => key.rsplit(['.', '+']).next().unwrap_or(key).to_string(),
+        Sig::TypeParam(_) | Sig::MethodParam(_) => "!".into(),
+        Sig::Array(e, _) => format!("{}[]", shape(e)),
+        Sig::ByRef(e) => shape(e),
+        Sig::Pointer(_) | Sig::Unsupported => "?".into(),
+    }
+}
+
+/// The `System` type a C# keyword stands for, by simple name.
+fn keyword_type(k: &str) -> &str {
+    match k {
+        "bool" => "Boolean",
+        "char" => "Char",
+        "sbyte" => "SByte",
+        "byte" => "Byte",
+        "short" => "Int16",
+        "ushort" => "UInt16",
+        "int" => "Int32",
+        "uint" => "UInt32",
+        "long" => "Int64",
+        "ulong" => "UInt64",
+        "float" => "Single",
+        "double" => "Double",
+        "decimal" => "Decimal",
+        "string" => "String",
+        "object" => "Object",
+        "nint" => "IntPtr",
+        "nuint" => "UIntPtr",
+        "void" => "Void",
+        other => other,
+    }
+}
+
+/// The C# text of the types `wanted` selects from `assemblies`; those with
+/// a key in `model` as overlays of its declarations. The first assembly
+/// that defines a key wins. One text per assembly that declares any (with
+/// its index), so that each type's declaration says which assembly it is
+/// from.
 pub fn generate(
     assemblies: &[&Assembly],
     wanted: &dyn Fn(&str) -> bool,
-    model: &FxHashSet<String>,
+    model: &FxHashMap<String, ModelType>,
 ) -> Vec<(usize, String)> {
     let mut by_key: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
     for (a, asm) in assemblies.iter().enumerate() {
@@ -25,17 +116,16 @@ pub fn generate(
             by_key.entry(ty.key.as_str()).or_insert((a, t));
         }
     }
+    // Inside an enum or delegate of the model nothing is added.
     let skipped = |key: &str| {
         let mut k = key;
-        loop {
-            if model.contains(k) {
+        while let Some(i) = k.rfind('+') {
+            k = &k[..i];
+            if model.get(k).is_some_and(|m| m.closed) {
                 return true;
             }
-            match k.rfind('+') {
-                Some(i) => k = &k[..i],
-                None => return false,
-            }
         }
+        false
     };
     // The closure of the wanted types over what their declarations name:
     // the members of a type only a signature names are declared, but the
@@ -52,7 +142,7 @@ pub fn generate(
     }
     while let Some((at, follow)) = work.pop() {
         let ty = &assemblies[at.0].types[at.1];
-        if skipped(&ty.key) {
+        if skipped(&ty.key) || model.get(&ty.key).is_some_and(|m| m.closed) {
             continue;
         }
         let new = selected.insert(at);
@@ -74,7 +164,9 @@ pub fn generate(
         );
         if follow_now {
             let mut keys = Vec::new();
-            for m in &ty.members {
+            let own = model.get(&ty.key);
+            // The members the model has keep the model's signatures.
+            for m in ty.members.iter().filter(|m| !own.is_some_and(|o| o.has(m))) {
                 member_keys(m, &mut keys);
             }
             work.extend(
@@ -101,7 +193,7 @@ pub fn generate(
             let ty = &asm.types[t];
             let ns = ty.key.rsplit_once('.').map_or("", |(ns, _)| ns);
             let mut decl = String::new();
-            if write_type(asm, t, &nested, 0, &mut decl).is_none() {
+            if write_type(asm, t, &nested, model, 0, &mut decl).is_none() {
                 continue;
             }
             if ns.is_empty() {
@@ -298,10 +390,15 @@ fn write_type(
     asm: &Assembly,
     t: usize,
     nested: &FxHashMap<usize, Vec<usize>>,
+    model: &FxHashMap<String, ModelType>,
     depth: usize,
     out: &mut String,
 ) -> Option<()> {
     let ty: &MetaType = &asm.types[t];
+    let overlay = model.get(&ty.key);
+    if overlay.is_some() && matches!(ty.kind, MetaKind::Delegate | MetaKind::Enum) {
+        return None;
+    }
     let outer_arity = ty.outer.map_or(0, |o| asm.types[o].type_params.len());
     let own = ty.type_params.get(outer_arity..).unwrap_or(&[]);
     let seg = ty.key.rsplit(['.', '+']).next()?;
@@ -313,12 +410,18 @@ fn write_type(
     let tps = type_params_of(own)?;
     let access = "public ";
     let modifiers = match ty.kind {
+        _ if overlay.is_some() => "",
         MetaKind::Class if ty.is_abstract && ty.is_sealed => "static ",
         MetaKind::Class if ty.is_abstract => "abstract ",
         MetaKind::Class if ty.is_sealed => "sealed ",
         _ => "",
     };
-    let head = attrs(&ty.attrs, "");
+    // The model's type-level facts stand: the metadata's are not added to them.
+    let head = if overlay.is_some() {
+        String::new()
+    } else {
+        attrs(&ty.attrs, "")
+    };
     match ty.kind {
         MetaKind::Delegate => {
             let invoke = ty.members.iter().find_map(|m| match m {
@@ -361,6 +464,8 @@ fn write_type(
         .base
         .iter()
         .filter(|b| !matches!(b, Sig::Named { key, .. } if key == "System.Object"))
+        // A second base class would be taken for an interface.
+        .filter(|_| !overlay.is_some_and(|o| o.has_base))
         .chain(&ty.interfaces)
         .filter_map(|b| render(b, &cx))
         .collect();
@@ -370,7 +475,11 @@ fn write_type(
     }
     out.push_str(" {\n");
     let interface = ty.kind == MetaKind::Interface;
-    for m in &ty.members {
+    for m in ty
+        .members
+        .iter()
+        .filter(|m| !overlay.is_some_and(|o| o.has(m)))
+    {
         if let Some(line) = member(m, &name, interface, &cx) {
             out.push_str(&line);
             out.push('\n');
@@ -379,7 +488,7 @@ fn write_type(
     for &n in nested.get(&t).into_iter().flatten() {
         if depth < 32 {
             let mut inner = String::new();
-            if write_type(asm, n, nested, depth + 1, &mut inner).is_some() {
+            if write_type(asm, n, nested, model, depth + 1, &mut inner).is_some() {
                 out.push_str(&inner);
             }
         }

@@ -1023,7 +1023,7 @@ fn referenced_types(
         .par_iter()
         .map(|p| {
             let bytes = std::fs::read(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
-            crate::metadata::read(&bytes).map_err(|e| {
+            crate::metadata::read(bytes).map_err(|e| {
                 format!("cannot read the assembly's metadata: {e}; its types stay unknown")
             })
         })

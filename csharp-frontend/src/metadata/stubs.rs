@@ -8,6 +8,7 @@
 
 use std::fmt::Write;
 
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam, MetaType, Sig};
@@ -166,7 +167,8 @@ pub fn generate(
             let mut keys = Vec::new();
             let own = model.get(&ty.key);
             // The members the model has keep the model's signatures.
-            for m in ty.members.iter().filter(|m| !own.is_some_and(|o| o.has(m))) {
+            let members = assemblies[at.0].members(at.1);
+            for m in members.iter().filter(|m| !own.is_some_and(|o| o.has(m))) {
                 member_keys(m, &mut keys);
             }
             work.extend(
@@ -175,38 +177,39 @@ pub fn generate(
             );
         }
     }
-    let mut texts = Vec::new();
-    for (a, asm) in assemblies.iter().enumerate() {
-        let mut out = String::new();
-        let mut nested: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
-        let mut top = Vec::new();
-        for t in 0..asm.types.len() {
-            if !selected.contains(&(a, t)) {
-                continue;
+    // In parallel: writing decodes the members of the types not followed.
+    assemblies
+        .par_iter()
+        .enumerate()
+        .filter_map(|(a, asm)| {
+            let mut out = String::new();
+            let mut nested: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+            let mut top = Vec::new();
+            for t in 0..asm.types.len() {
+                if !selected.contains(&(a, t)) {
+                    continue;
+                }
+                match asm.types[t].outer {
+                    Some(o) => nested.entry(o).or_default().push(t),
+                    None => top.push(t),
+                }
             }
-            match asm.types[t].outer {
-                Some(o) => nested.entry(o).or_default().push(t),
-                None => top.push(t),
+            for t in top {
+                let ty = &asm.types[t];
+                let ns = ty.key.rsplit_once('.').map_or("", |(ns, _)| ns);
+                let mut decl = String::new();
+                if write_type(asm, t, &nested, model, 0, &mut decl).is_none() {
+                    continue;
+                }
+                if ns.is_empty() {
+                    out.push_str(&decl);
+                } else {
+                    let _ = writeln!(out, "namespace {ns} {{\n{decl}}}");
+                }
             }
-        }
-        for t in top {
-            let ty = &asm.types[t];
-            let ns = ty.key.rsplit_once('.').map_or("", |(ns, _)| ns);
-            let mut decl = String::new();
-            if write_type(asm, t, &nested, model, 0, &mut decl).is_none() {
-                continue;
-            }
-            if ns.is_empty() {
-                out.push_str(&decl);
-            } else {
-                let _ = writeln!(out, "namespace {ns} {{\n{decl}}}");
-            }
-        }
-        if !out.is_empty() {
-            texts.push((a, out));
-        }
-    }
-    texts
+            (!out.is_empty()).then_some((a, out))
+        })
+        .collect()
 }
 
 /// `Outer`1+Inner` -> `Inner`; ``List`1`` -> `List`.
@@ -424,7 +427,7 @@ fn write_type(
     };
     match ty.kind {
         MetaKind::Delegate => {
-            let invoke = ty.members.iter().find_map(|m| match m {
+            let invoke = asm.members(t).iter().find_map(|m| match m {
                 MetaMember::Method {
                     name,
                     ret,
@@ -442,8 +445,8 @@ fn write_type(
             return Some(());
         }
         MetaKind::Enum => {
-            let values: Vec<String> = ty
-                .members
+            let values: Vec<String> = asm
+                .members(t)
                 .iter()
                 .filter_map(|m| match m {
                     MetaMember::EnumValue(v) => ident(v),
@@ -475,8 +478,8 @@ fn write_type(
     }
     out.push_str(" {\n");
     let interface = ty.kind == MetaKind::Interface;
-    for m in ty
-        .members
+    for m in asm
+        .members(t)
         .iter()
         .filter(|m| !overlay.is_some_and(|o| o.has(m)))
     {

@@ -944,6 +944,7 @@ fn model_type(library: &Index, t: TypeId) -> ModelType {
             .base
             .as_ref()
             .is_some_and(|b| b.def() != library.well_known.object),
+        type_params: data.type_params.iter().map(|p| p.to_string()).collect(),
         ..ModelType::default()
     };
     // Synthesized members (a default constructor) are not the model's word.

@@ -122,6 +122,21 @@ pub struct MetaParam {
     pub attrs: Vec<MetaAttr>,
 }
 
+impl MetaParam {
+    /// A parameter as its signature gives it: a type, no flags, no attributes.
+    fn new(name: String, ty: Sig) -> MetaParam {
+        MetaParam {
+            name,
+            ty,
+            is_out: false,
+            is_in: false,
+            is_params: false,
+            default: None,
+            attrs: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum MetaMember {
     Field {
@@ -548,15 +563,7 @@ impl Reader<'_, '_> {
             .params
             .iter()
             .enumerate()
-            .map(|(i, ty)| MetaParam {
-                name: format!("p{i}"),
-                ty: ty.clone(),
-                is_out: false,
-                is_in: false,
-                is_params: false,
-                default: None,
-                attrs: Vec::new(),
-            })
+            .map(|(i, ty)| MetaParam::new(format!("p{i}"), ty.clone()))
             .collect();
         let mut ret_attrs = Vec::new();
         for p in t.list(T::MethodDef, method, 5, T::Param) {

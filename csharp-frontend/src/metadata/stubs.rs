@@ -22,6 +22,8 @@ pub struct ModelType {
     pub closed: bool,
     /// Whether the model names a base class other than `object`.
     pub has_base: bool,
+    /// Its type parameters' names, the enclosing types' first.
+    pub type_params: Vec<String>,
     /// Fields, properties and events by name.
     pub values: FxHashSet<String>,
     /// Methods (`.ctor` for constructors; `this[]` for indexers) with
@@ -402,12 +404,18 @@ fn write_type(
     if overlay.is_some() && matches!(ty.kind, MetaKind::Delegate | MetaKind::Enum) {
         return None;
     }
+    // An overlay's members are resolved in the model type's scope: with the
+    // model's names for its type parameters (`TKey` where metadata says `K`).
+    let type_params = match overlay {
+        Some(o) if o.type_params.len() == ty.type_params.len() => &o.type_params,
+        _ => &ty.type_params,
+    };
     let outer_arity = ty.outer.map_or(0, |o| asm.types[o].type_params.len());
-    let own = ty.type_params.get(outer_arity..).unwrap_or(&[]);
+    let own = type_params.get(outer_arity..).unwrap_or(&[]);
     let seg = ty.key.rsplit(['.', '+']).next()?;
     let name = ident(seg.split('`').next()?)?;
     let cx = Ctx {
-        type_params: &ty.type_params,
+        type_params,
         method_params: &[],
     };
     let tps = type_params_of(own)?;
@@ -609,5 +617,63 @@ fn member(m: &MetaMember, type_name: &str, interface: bool, cx: &Ctx<'_>) -> Opt
                 format!("{head} this[{}] {accessors}", params(ps, false, cx)?)
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn method(name: &str, params: &[Sig]) -> MetaMember {
+        MetaMember::Method {
+            name: name.into(),
+            access: Access::Public,
+            is_static: false,
+            is_abstract: false,
+            is_virtual: false,
+            is_override: false,
+            is_extension: false,
+            type_params: Vec::new(),
+            ret: Sig::Keyword("void"),
+            ret_attrs: Vec::new(),
+            params: params
+                .iter()
+                .map(|ty| MetaParam::new("p".into(), ty.clone()))
+                .collect(),
+            attrs: Vec::new(),
+        }
+    }
+
+    /// Overloads are told apart by count and shapes; `?` (what the model
+    /// could not resolve) agrees with any type; a property's name hides a
+    /// method of that name.
+    #[test]
+    fn model_members_match_metadata_overloads_by_shape() {
+        let stream = Sig::Named {
+            key: "System.IO.Stream".into(),
+            args: Vec::new(),
+        };
+        let list = Sig::Named {
+            key: "System.Collections.Generic.List`1".into(),
+            args: vec![Sig::Keyword("int")],
+        };
+        let model = ModelType {
+            values: ["Length".to_string()].into_iter().collect(),
+            methods: vec![
+                ("Write".into(), vec!["String".into()]),
+                ("Copy".into(), vec!["?".into(), "List`1".into()]),
+                (".ctor".into(), vec![]),
+            ],
+            ..ModelType::default()
+        };
+        assert!(model.has(&method("Write", &[Sig::Keyword("string")])));
+        assert!(!model.has(&method("Write", &[Sig::Keyword("int")])));
+        assert!(!model.has(&method("Write", &[])));
+        assert!(model.has(&method("Copy", &[stream.clone(), list.clone()])));
+        assert!(!model.has(&method("Copy", &[stream.clone(), stream])));
+        assert!(model.has(&method(".ctor", &[])));
+        assert!(!model.has(&method(".ctor", &[list])));
+        assert!(model.has(&method("Length", &[])));
+        assert!(!model.has(&method("Flush", &[])));
     }
 }

@@ -11,6 +11,8 @@ use std::fmt::Write;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::hir::{FileSyntax, MemberKind, Predefined, TypeDecl, TypeDeclId, TypeKind, TypeRef};
+
 use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam, MetaType, Sig};
 
 /// What the library model declares of a type, by metadata key
@@ -61,6 +63,189 @@ impl ModelType {
                 })
         })
     }
+}
+
+/// What the model's files declare, by metadata key. Read from their syntax,
+/// not their index, so that the model is indexed once, with the overlays
+/// made from this. A name is resolved as the index resolves it by its
+/// simple name and arity among the model's types: one the model does not
+/// declare is unknown (`?`, or a base class).
+pub fn model_types(files: &[&FileSyntax]) -> FxHashMap<String, ModelType> {
+    // The first declaration of a simple name and arity gives its kind.
+    let mut kinds: Kinds<'_> = FxHashMap::default();
+    for d in files.iter().flat_map(|f| &f.types) {
+        kinds
+            .entry((d.name.as_str(), d.type_params.len()))
+            .or_insert(d.kind);
+    }
+    // The first declaration of a key gives the type's kind and type
+    // parameters; the members and base are those of every declaration.
+    let mut types: FxHashMap<String, (TypeKind, ModelType)> = FxHashMap::default();
+    for f in files {
+        for (i, d) in f.types.iter().enumerate() {
+            let outer = enclosing(f, TypeDeclId(i as u32));
+            let (kind, model) = types.entry(decl_key(f, &outer)).or_insert_with(|| {
+                let model = ModelType {
+                    closed: matches!(d.kind, TypeKind::Enum | TypeKind::Delegate),
+                    type_params: outer
+                        .iter()
+                        .rev()
+                        .flat_map(|t| &t.type_params)
+                        .map(|p| p.name.to_string())
+                        .collect(),
+                    ..ModelType::default()
+                };
+                (d.kind, model)
+            });
+            // The index takes an unknown first base of a class for its base
+            // class; a struct's, enum's or delegate's base is never `object`.
+            model.has_base |= match kind {
+                TypeKind::Interface => false,
+                TypeKind::Class | TypeKind::Record => match d.bases.first() {
+                    Some(TypeRef::Path { segments, .. }) => segments.last().is_none_or(|s| {
+                        kinds
+                            .get(&(s.name.as_str(), s.args.len()))
+                            .is_none_or(|k| matches!(k, TypeKind::Class | TypeKind::Record))
+                    }),
+                    _ => false,
+                },
+                _ => true,
+            };
+            for m in &d.members {
+                let name = match m.kind {
+                    MemberKind::Field
+                    | MemberKind::Constant
+                    | MemberKind::Property
+                    | MemberKind::Event
+                    | MemberKind::EnumMember => {
+                        model.values.insert(m.name.to_string());
+                        continue;
+                    }
+                    MemberKind::Constructor => ".ctor".to_string(),
+                    MemberKind::Indexer => "this[]".to_string(),
+                    _ => m.name.to_string(),
+                };
+                let is_param = |n: &str| {
+                    m.type_params.iter().any(|p| p.name == n)
+                        || outer
+                            .iter()
+                            .flat_map(|t| &t.type_params)
+                            .any(|p| p.name == n)
+                };
+                let params = m
+                    .params
+                    .iter()
+                    .map(|p| {
+                        p.ty.as_ref()
+                            .map_or_else(|| "?".into(), |t| ref_shape(t, &is_param, &kinds))
+                    })
+                    .collect();
+                model.methods.push((name, params));
+            }
+        }
+    }
+    types.into_iter().map(|(key, (_, m))| (key, m)).collect()
+}
+
+/// The model's type kinds by simple name and arity.
+type Kinds<'a> = FxHashMap<(&'a str, usize), TypeKind>;
+
+/// A declaration and the types enclosing it, innermost first.
+fn enclosing(f: &FileSyntax, d: TypeDeclId) -> Vec<&TypeDecl> {
+    let mut out = vec![f.ty(d)];
+    while let Some(p) = out.last().and_then(|t| t.parent) {
+        out.push(f.ty(p));
+    }
+    out
+}
+
+/// The metadata key of a declaration ([`enclosing`]'s list).
+fn decl_key(f: &FileSyntax, outer: &[&TypeDecl]) -> String {
+    let mut scopes = Vec::new();
+    let mut scope = outer.first().map(|t| t.scope);
+    while let Some(s) = scope {
+        let s = f.scope(s);
+        scopes.push(s);
+        scope = s.parent;
+    }
+    let ns: Vec<&str> = scopes
+        .iter()
+        .rev()
+        .flat_map(|s| &s.name)
+        .map(|n| n.as_str())
+        .collect();
+    let types: Vec<String> = outer
+        .iter()
+        .rev()
+        .map(|t| with_arity(&t.name, t.type_params.len()))
+        .collect();
+    if ns.is_empty() {
+        types.join("+")
+    } else {
+        format!("{}.{}", ns.join("."), types.join("+"))
+    }
+}
+
+fn with_arity(name: &str, arity: usize) -> String {
+    match arity {
+        0 => name.to_string(),
+        n => format!("{name}`{n}"),
+    }
+}
+
+/// [`shape`] of a parameter type as the model writes it.
+fn ref_shape(t: &TypeRef, is_param: &dyn Fn(&str) -> bool, kinds: &Kinds<'_>) -> String {
+    let declared = |name: &str, arity: usize| {
+        kinds
+            .contains_key(&(name, arity))
+            .then(|| with_arity(name, arity))
+    };
+    let shape = match t {
+        TypeRef::Path {
+            qualifier: None,
+            segments,
+        } if matches!(&**segments, [s] if s.args.is_empty() && is_param(&s.name)) => {
+            Some("!".into())
+        }
+        TypeRef::Path { segments, .. } => segments
+            .last()
+            .and_then(|s| declared(&s.name, s.args.len())),
+        TypeRef::Predefined(p) => p
+            .clr_name()
+            .and_then(|n| declared(n.strip_prefix("System.")?, 0)),
+        TypeRef::Array(elem, _) => Some(format!("{}[]", ref_shape(elem, is_param, kinds))),
+        // `int?` is `Nullable<int>`; `string?` is `string`.
+        TypeRef::Nullable(inner) if is_value_type(inner, is_param, kinds) => {
+            declared("Nullable", 1)
+        }
+        TypeRef::Nullable(inner) | TypeRef::Ref(inner) => Some(ref_shape(inner, is_param, kinds)),
+        _ => None,
+    };
+    shape.unwrap_or_else(|| "?".into())
+}
+
+fn is_value_type(t: &TypeRef, is_param: &dyn Fn(&str) -> bool, kinds: &Kinds<'_>) -> bool {
+    let kind = match t {
+        TypeRef::Predefined(Predefined::Object | Predefined::String) => return false,
+        TypeRef::Predefined(p) => p
+            .clr_name()
+            .and_then(|n| kinds.get(&(n.strip_prefix("System.")?, 0))),
+        TypeRef::Path {
+            qualifier,
+            segments,
+        } => match &**segments {
+            [s] if qualifier.is_none() && s.args.is_empty() && is_param(&s.name) => None,
+            [.., s] => kinds.get(&(s.name.as_str(), s.args.len())),
+            [] => None,
+        },
+        _ => None,
+    };
+    kind.is_some_and(|k| {
+        matches!(
+            k,
+            TypeKind::Struct | TypeKind::Enum | TypeKind::RecordStruct
+        )
+    })
 }
 
 /// A parameter type as overloads are told apart here: the simple name of

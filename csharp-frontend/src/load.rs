@@ -1034,7 +1034,8 @@ fn referenced_types(
             }),
         }
     }
-    // Every identifier of the sources: a type no source names is not declared.
+    // Every identifier of the sources: a type or member no source names is
+    // not declared (but for members C# calls unnamed).
     let mut names: FxHashSet<&str> = FxHashSet::default();
     for text in plan.texts.iter().flatten() {
         names.extend(

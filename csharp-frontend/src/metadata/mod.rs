@@ -732,7 +732,11 @@ mod tests {
             .find(|t| t.key == "Acme.Client.ConnectionFactory")
             .unwrap();
         assert!(factory.is_abstract && factory.is_sealed, "a static class");
-        let texts = stubs::generate(&[&asm], &|n| n == "Pool", &Default::default());
+        let texts = stubs::generate(
+            &[&asm],
+            &|n| n == "Pool" || n == "Borrow",
+            &Default::default(),
+        );
         assert_eq!(texts.len(), 1);
         let (a, text) = &texts[0];
         assert_eq!(*a, 0);

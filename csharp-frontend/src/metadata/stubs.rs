@@ -1,6 +1,7 @@
 //! Referenced assemblies' types as C# declarations, for the parser and the
 //! indexer: only the types the sources name (by simple name) and what their
-//! declarations need (enclosing types, bases, interfaces, member signatures).
+//! declarations need (enclosing types, bases, interfaces, member signatures),
+//! with the members the sources name or C# calls unnamed.
 //! A type the library model defines too is written as one more part of the
 //! model's declaration (an overlay): only the members, base and nested types
 //! the model lacks, without the metadata's type-level attributes, so the
@@ -288,14 +289,15 @@ fn keyword_type(k: &str) -> &str {
     }
 }
 
-/// The C# text of the types `wanted` selects from `assemblies`; those with
-/// a key in `model` as overlays of its declarations. The first assembly
-/// that defines a key wins. One text per assembly that declares any (with
+/// The C# text of the types `wanted` selects from `assemblies` (by simple
+/// name), with the members it selects ([`used`]); those with a key in
+/// `model` as overlays of its declarations. The first assembly that
+/// defines a key wins. One text per assembly that declares any (with
 /// its index), so that each type's declaration says which assembly it is
 /// from.
 pub fn generate(
     assemblies: &[&Assembly],
-    wanted: &dyn Fn(&str) -> bool,
+    wanted: &(dyn Fn(&str) -> bool + Sync),
     model: &FxHashMap<String, ModelType>,
 ) -> Vec<(usize, String)> {
     let mut by_key: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
@@ -355,7 +357,10 @@ pub fn generate(
             let own = model.get(&ty.key);
             // The members the model has keep the model's signatures.
             let members = assemblies[at.0].members(at.1);
-            for m in members.iter().filter(|m| !own.is_some_and(|o| o.has(m))) {
+            for m in members
+                .iter()
+                .filter(|m| used(m, wanted) && !own.is_some_and(|o| o.has(m)))
+            {
                 member_keys(m, &mut keys);
             }
             work.extend(
@@ -385,7 +390,7 @@ pub fn generate(
                 let ty = &asm.types[t];
                 let ns = ty.key.rsplit_once('.').map_or("", |(ns, _)| ns);
                 let mut decl = String::new();
-                if write_type(asm, t, &nested, model, 0, &mut decl).is_none() {
+                if write_type(asm, t, &nested, model, wanted, 0, &mut decl).is_none() {
                     continue;
                 }
                 if ns.is_empty() {
@@ -414,6 +419,67 @@ fn sig_keys(sig: &Sig, out: &mut Vec<String>) {
         Sig::Array(e, _) | Sig::Pointer(e) | Sig::ByRef(e) => sig_keys(e, out),
         _ => {}
     }
+}
+
+/// Whether the sources can use a member: one whose name they spell, or one
+/// C# calls without its name (constructors, indexers, operators, the
+/// members `using`, `foreach`, `await`, deconstruction, collection
+/// initializers, query expressions and string conversions call). Declaring
+/// only these keeps the assemblies' C# small: parsing it is most of what
+/// reading them costs.
+fn used(m: &MetaMember, wanted: &dyn Fn(&str) -> bool) -> bool {
+    const UNNAMED: &[&str] = &[
+        "Dispose",
+        "DisposeAsync",
+        "Close",
+        "GetEnumerator",
+        "GetAsyncEnumerator",
+        "MoveNext",
+        "MoveNextAsync",
+        "Current",
+        "Reset",
+        "GetAwaiter",
+        "IsCompleted",
+        "GetResult",
+        "OnCompleted",
+        "UnsafeOnCompleted",
+        "ConfigureAwait",
+        "Add",
+        "Deconstruct",
+        "Invoke",
+        "BeginInvoke",
+        "EndInvoke",
+        "Length",
+        "Count",
+        "Slice",
+        "GetPinnableReference",
+        "Equals",
+        "GetHashCode",
+        "ToString",
+        "Finalize",
+        "Select",
+        "SelectMany",
+        "Where",
+        "OrderBy",
+        "OrderByDescending",
+        "ThenBy",
+        "ThenByDescending",
+        "GroupBy",
+        "Join",
+        "GroupJoin",
+        "Cast",
+    ];
+    let name = match m {
+        MetaMember::EnumValue(_) => return true,
+        MetaMember::Property { params, .. } if !params.is_empty() => return true,
+        MetaMember::Field { name, .. }
+        | MetaMember::Property { name, .. }
+        | MetaMember::Method { name, .. } => name,
+    };
+    name.starts_with('.')
+        || name.starts_with("op_")
+        || UNNAMED.contains(&name.as_str())
+        || wanted(name)
 }
 
 fn member_keys(m: &MetaMember, out: &mut Vec<String>) {
@@ -581,6 +647,7 @@ fn write_type(
     t: usize,
     nested: &FxHashMap<usize, Vec<usize>>,
     model: &FxHashMap<String, ModelType>,
+    wanted: &dyn Fn(&str) -> bool,
     depth: usize,
     out: &mut String,
 ) -> Option<()> {
@@ -674,7 +741,7 @@ fn write_type(
     for m in asm
         .members(t)
         .iter()
-        .filter(|m| !overlay.is_some_and(|o| o.has(m)))
+        .filter(|m| used(m, wanted) && !overlay.is_some_and(|o| o.has(m)))
     {
         if let Some(line) = member(m, &name, interface, &cx) {
             out.push_str(&line);
@@ -684,7 +751,7 @@ fn write_type(
     for &n in nested.get(&t).into_iter().flatten() {
         if depth < 32 {
             let mut inner = String::new();
-            if write_type(asm, n, nested, model, depth + 1, &mut inner).is_some() {
+            if write_type(asm, n, nested, model, wanted, depth + 1, &mut inner).is_some() {
                 out.push_str(&inner);
             }
         }

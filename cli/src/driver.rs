@@ -15,8 +15,8 @@ use rlc_core::{FileId, Span};
 use rlc_csharp::frameworks::seed::seed;
 use rlc_csharp::index::{Index, TypeSource};
 use rlc_csharp::load::{
-    LibraryText, Loaded, Lowered, PreparedLibrary, embedded_library, load_prepared, lower_where,
-    project_specs, reload,
+    LibraryText, Loaded, Lowered, PreparedLibrary, embedded_library, load_observed, load_prepared,
+    lower_where, project_specs, reload,
 };
 use rlc_csharp::project::{DiscoverError, NoteSeverity, Workspace, discover};
 use rlc_csharp::source::LineIndex;
@@ -144,9 +144,14 @@ pub fn run_observed(
 /// The library model of a run with `opts`, prepared once for
 /// [`run_with_library`].
 pub fn prepare_library(opts: &RunOptions) -> PreparedLibrary {
+    rlc_csharp::load::prepare_library(&library_texts(opts))
+}
+
+/// The library model's texts of a run with `opts`.
+fn library_texts(opts: &RunOptions) -> Vec<LibraryText> {
     let mut library = embedded_library();
     library.extend(opts.extra_library.iter().cloned());
-    rlc_csharp::load::prepare_library(&library)
+    library
 }
 
 /// [`run`] with the library model prepared before ([`prepare_library`] of
@@ -194,8 +199,10 @@ fn run_inner(
         .len() as u64;
     progress.phase("parse + index", Some((files, "files")));
     let keep_declared = library.is_none();
-    let library = library.unwrap_or_else(|| prepare_library(opts));
-    let loaded = load_prepared(&specs, library, &|| progress.inc());
+    let loaded = match library {
+        Some(library) => load_prepared(&specs, library, &|| progress.inc()),
+        None => load_observed(&specs, &library_texts(opts), &|| progress.inc()),
+    };
     after("index");
     Ok(analyze(
         workspace,

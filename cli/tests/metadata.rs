@@ -276,3 +276,112 @@ fn provenance_of_metadata_facts_and_types() {
         model.stdout
     );
 }
+
+/// A type both compiled into a referenced assembly and in the library model
+/// (here the user's `[[type]]`s): members only the assembly has resolve,
+/// and the model's facts stand where both speak (its obligation over the
+/// compiled `[MustCall]`, its `[return: NotOwning]`).
+#[test]
+fn the_model_overlays_a_type_the_assembly_also_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        lib.join("Acme.Pool.cs"),
+        r#"namespace Acme.Pool {
+    [System.AttributeUsage(System.AttributeTargets.All)]
+    public sealed class MustCallAttribute : System.Attribute {
+        public MustCallAttribute(params string[] methods) {}
+    }
+    [MustCall("Dispose")]
+    public class Lease : System.IDisposable {
+        public Lease(string name) {}
+        public void Dispose() {}
+        public void Release() {}
+        public void Renew() {}
+    }
+    public class Broker {
+        public Lease Take() { return null; }
+        public Lease Open() { return null; }
+        public Lease Open(int slots) { return null; }
+    }
+}
+"#,
+    )
+    .unwrap();
+    let out = std::process::Command::new("mcs")
+        .args(["-target:library", "-out:Acme.Pool.dll", "Acme.Pool.cs"])
+        .current_dir(&lib)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("cannot run `mcs` ({e}): install the Debian package `mono-mcs`")
+        });
+    assert!(out.status.success(), "{out:?}");
+    std::fs::write(
+        dir.path().join("rlc-sharp.toml"),
+        r#"usings = ["System"]
+
+[[type]]
+name = "Acme.Pool.Lease"
+bases = ["IDisposable"]
+must_call = ["Release"]
+members = ["void Release()"]
+
+[[type]]
+name = "Acme.Pool.Broker"
+members = ["[return: NotOwning] Lease Take()"]
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("App.csproj"),
+        r#"<Project ToolsVersion="15.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <PropertyGroup><TargetFrameworkVersion>v4.7.2</TargetFrameworkVersion></PropertyGroup>
+  <ItemGroup><Reference Include="Acme.Pool"><HintPath>..\lib\Acme.Pool.dll</HintPath></Reference></ItemGroup>
+  <ItemGroup><Compile Include="Program.cs" /></ItemGroup>
+</Project>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        app.join("Program.cs"),
+        r#"using Acme.Pool;
+
+class Program
+{
+    static void Released() { var l = new Lease("a"); l.Renew(); l.Release(); }
+    static void Disposed() { var l = new Lease("b"); l.Dispose(); }
+    static void Taken(Broker b) { var l = b.Take(); }
+    static void Opened(Broker b) { var l = b.Open(); }
+    static void OpenedWithSlots(Broker b) { var l = b.Open(2); }
+}
+"#,
+    )
+    .unwrap();
+    let (found, json, _) = findings(dir.path());
+    // `Release` is the model's obligation (not the compiled `Dispose`);
+    // `Take` is not owning by the model; both `Open`s are only in the
+    // assembly and leak. `new Lease(string)` and `Renew` are the assembly's.
+    let leaks: Vec<u64> = found.iter().map(|(_, l)| *l).collect();
+    assert_eq!(leaks, vec![6, 8, 9], "{json}");
+    // The leak of `Disposed` relies on the model's obligation (the config's
+    // `[[type]]`s are the model's), not on the assembly's attribute.
+    let disposed = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["line"] == 6)
+        .unwrap();
+    let facts: Vec<(&str, &str)> = disposed["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| Some((f["kind"].as_str()?, f["fact"].as_str()?)))
+        .collect();
+    assert_eq!(
+        facts,
+        vec![("library", "`Lease` must call `Release()`")],
+        "{disposed}"
+    );
+}

@@ -167,7 +167,8 @@ pub fn load(projects: &[ProjectSpec], library: &[LibraryText]) -> Loaded {
 }
 
 /// The library model parsed and indexed on its own, for [`load_prepared`]:
-/// a caller that loads many times (the fuzzer) prepares it once.
+/// a caller that loads many times (the fuzzer) prepares it once. A load
+/// that reads referenced assemblies indexes its files again, with theirs.
 #[derive(Clone, Debug)]
 pub struct PreparedLibrary {
     /// The index of the model's files (their ids come first).
@@ -199,6 +200,20 @@ impl PreparedLibrary {
 /// Generates, parses and indexes the library model.
 pub fn prepare_library(library: &[LibraryText]) -> PreparedLibrary {
     let start = Instant::now();
+    let (files, facts, notes) = parse_library(library);
+    let index = index_library(files, &facts);
+    PreparedLibrary {
+        mark: index.mark(),
+        index,
+        facts,
+        notes,
+        time: start.elapsed(),
+    }
+}
+
+/// Generates and parses the library model: its files, type facts and
+/// problems.
+fn parse_library(library: &[LibraryText]) -> (Vec<FileEntry>, LibraryFacts, Vec<LoadNote>) {
     let mut notes = Vec::new();
     let mut files: Vec<FileEntry> = Vec::new();
     let mut facts = FxHashMap::<String, LibraryTypeFacts>::default();
@@ -236,19 +251,53 @@ pub fn prepare_library(library: &[LibraryText]) -> PreparedLibrary {
             origin: Origin::Library,
         });
     }
-    // Shared by every index built on this one.
-    let facts = Arc::new(facts);
-    let index = crate::index::build(IndexInput {
+    // Shared by every index built on the model's.
+    (files, Arc::new(facts), notes)
+}
+
+/// The index of the library model's files (with the referenced
+/// assemblies' types, if any).
+fn index_library(files: Vec<FileEntry>, facts: &LibraryFacts) -> Index {
+    crate::index::build(IndexInput {
         files,
         projects: Vec::new(),
         library_facts: facts.clone(),
-    });
-    PreparedLibrary {
-        mark: index.mark(),
-        index,
-        facts,
-        notes,
-        time: start.elapsed(),
+    })
+}
+
+/// The library model's files as a load takes them: indexed on their own
+/// ([`PreparedLibrary`]) or parsed only.
+enum ModelFiles {
+    Indexed(Box<Index>),
+    Parsed(Vec<FileEntry>),
+}
+
+impl ModelFiles {
+    fn files(&self) -> &[FileEntry] {
+        match self {
+            ModelFiles::Indexed(index) => &index.files,
+            ModelFiles::Parsed(files) => files,
+        }
+    }
+
+    /// The model's index with the referenced assemblies' `stubs` indexed
+    /// with its files (their overlays of its types are parts of them):
+    /// built once, or the prepared one when there are none.
+    fn index(self, stubs: Vec<MetadataStubs>, facts: &LibraryFacts) -> Index {
+        let mut files = match self {
+            ModelFiles::Indexed(index) if stubs.is_empty() => return *index,
+            ModelFiles::Indexed(mut index) => std::mem::take(&mut index.files),
+            ModelFiles::Parsed(files) => files,
+        };
+        for stub in stubs {
+            let id = FileId(files.len() as u32);
+            files.push(FileEntry {
+                source: SourceFile::new(id, stub.path, stub.text.as_str()),
+                syntax: Arc::new(stub.syntax),
+                origin: Origin::Library,
+            });
+        }
+        index_library(files, facts)
     }
 }
 
@@ -259,7 +308,11 @@ pub fn load_observed(
     library: &[LibraryText],
     on_file: &(dyn Fn() + Sync),
 ) -> Loaded {
-    load_prepared(projects, prepare_library(library), on_file)
+    let start = Instant::now();
+    // Not indexed on its own: the assemblies' types are indexed with it.
+    let (files, facts, notes) = parse_library(library);
+    let model = ModelFiles::Parsed(files);
+    load_model(projects, model, facts, notes, start.elapsed(), on_file)
 }
 
 /// [`load_observed`] on a library model prepared before.
@@ -268,19 +321,38 @@ pub fn load_prepared(
     library: PreparedLibrary,
     on_file: &(dyn Fn() + Sync),
 ) -> Loaded {
-    let start = Instant::now();
     let PreparedLibrary {
-        index: library_index,
+        index,
         facts,
-        mut notes,
-        time: library_time,
+        notes,
+        time,
         ..
     } = library;
-    // The sources' files follow the model's.
-    let first_id = library_index.files.len();
+    let model = ModelFiles::Indexed(Box::new(index));
+    load_model(projects, model, facts, notes, time, on_file)
+}
+
+/// Loads the projects on the library model's files, its facts and notes,
+/// `library_time` having been spent on them.
+fn load_model(
+    projects: &[ProjectSpec],
+    model: ModelFiles,
+    facts: LibraryFacts,
+    mut notes: Vec<LoadNote>,
+    library_time: Duration,
+    on_file: &(dyn Fn() + Sync),
+) -> Loaded {
+    let start = Instant::now();
     let mut files: Vec<FileEntry> = Vec::new();
     // Sources: every file read once, every variant parsed once, in parallel.
     let plan = frameworks::plan(projects, read_text);
+    // Referenced assemblies: each read once, the types the sources name
+    // declared as C#, one file per assembly, indexed with the model: their
+    // declarations of the model's types are parts of the model's.
+    let stubs = referenced_types(projects, &plan, model.files(), &mut notes);
+    let library_index = model.index(stubs, &facts);
+    // The sources' files follow the model's and the assemblies'.
+    let first_id = library_index.files.len();
     for (path, text) in plan.paths.iter().zip(&plan.texts) {
         if let Err(message) = text {
             notes.push(unreadable(path, message.clone()));
@@ -392,18 +464,6 @@ pub fn load_prepared(
             source,
             syntax: syntax.clone(),
             origin: Origin::Project(planned.compilation),
-        });
-    }
-    // Referenced assemblies: each read once, the types the sources name
-    // declared as C# after the sources' files, one file per assembly.
-    for stubs in referenced_types(projects, &plan, &library_index, &mut notes) {
-        let id = FileId((first_id + files.len()) as u32);
-        file_units.push(None);
-        parse_options.push(None);
-        files.push(FileEntry {
-            source: SourceFile::new(id, stubs.path, stubs.text.as_str()),
-            syntax: Arc::new(stubs.syntax),
-            origin: Origin::Library,
         });
     }
     let inactive = |variant: u32| -> u64 {
@@ -934,11 +994,12 @@ struct MetadataStubs {
 
 /// Reads the builds' referenced assemblies (in parallel, each once) and
 /// declares the types the sources name, and what those need, as C#, one
-/// file per assembly; types the library model defines are left to it.
+/// file per assembly; of the types the library model defines, only what
+/// the model lacks.
 fn referenced_types(
     projects: &[ProjectSpec],
     plan: &frameworks::Plan,
-    library: &Index,
+    library: &[FileEntry],
     notes: &mut Vec<LoadNote>,
 ) -> Vec<MetadataStubs> {
     let mut paths: Vec<&PathBuf> = projects
@@ -955,7 +1016,7 @@ fn referenced_types(
         .par_iter()
         .map(|p| {
             let bytes = std::fs::read(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
-            crate::metadata::read(&bytes).map_err(|e| {
+            crate::metadata::read(bytes).map_err(|e| {
                 format!("cannot read the assembly's metadata: {e}; its types stay unknown")
             })
         })
@@ -973,7 +1034,8 @@ fn referenced_types(
             }),
         }
     }
-    // Every identifier of the sources: a type no source names is not declared.
+    // Every identifier of the sources: a type or member no source names is
+    // not declared (but for members C# calls unnamed).
     let mut names: FxHashSet<&str> = FxHashSet::default();
     for text in plan.texts.iter().flatten() {
         names.extend(
@@ -981,9 +1043,8 @@ fn referenced_types(
                 .filter(|w| !w.is_empty()),
         );
     }
-    let model: FxHashSet<String> = (0..library.types.len())
-        .map(|t| library.metadata_key(TypeId(t as u32)))
-        .collect();
+    let syntax: Vec<&FileSyntax> = library.iter().map(|f| &*f.syntax).collect();
+    let model = crate::metadata::stubs::model_types(&syntax);
     let refs: Vec<&crate::metadata::Assembly> = assemblies.iter().map(|(_, a)| a).collect();
     let texts = crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model);
     texts
@@ -997,4 +1058,93 @@ fn referenced_types(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hir::{MemberKind, TypeKind};
+    use crate::index::Ty;
+    use crate::metadata::stubs::{ModelType, model_types};
+
+    /// A [`ModelType`] as text, its members sorted.
+    fn describe(m: &ModelType) -> String {
+        let mut values: Vec<&String> = m.values.iter().collect();
+        values.sort();
+        let mut methods = m.methods.clone();
+        methods.sort();
+        let (closed, base, params) = (m.closed, m.has_base, &m.type_params);
+        format!("closed {closed}, base {base}, {params:?}, {values:?}, {methods:?}")
+    }
+
+    /// What the index of the model says of type `t`, as `model_types` reads
+    /// it from the syntax: a kind, base and parameter types resolved.
+    fn from_index(index: &Index, t: TypeId) -> ModelType {
+        fn shape(index: &Index, ty: &Ty) -> String {
+            match ty {
+                Ty::Named { def, .. } => {
+                    let d = index.ty(*def);
+                    let outer = d.parent.map_or(0, |p| index.ty(p).arity());
+                    match d.arity() - outer {
+                        0 => d.name.to_string(),
+                        own => format!("{}`{own}", d.name),
+                    }
+                }
+                Ty::Param { .. } => "!".into(),
+                Ty::Array { elem, .. } => format!("{}[]", shape(index, elem)),
+                _ => "?".into(),
+            }
+        }
+        let data = index.ty(t);
+        let mut out = ModelType {
+            closed: matches!(data.kind, TypeKind::Enum | TypeKind::Delegate),
+            has_base: data
+                .base
+                .as_ref()
+                .is_some_and(|b| b.def() != index.well_known.object),
+            type_params: data.type_params.iter().map(|p| p.to_string()).collect(),
+            ..ModelType::default()
+        };
+        // Not the synthesized default constructors.
+        let members = data.members.values().flatten().chain(&data.ctors);
+        for m in members.map(|&m| index.member(m)) {
+            if m.decl.is_none_or(|d| d.index.is_none()) {
+                continue;
+            }
+            let name = match m.kind {
+                MemberKind::Field
+                | MemberKind::Constant
+                | MemberKind::Property
+                | MemberKind::Event
+                | MemberKind::EnumMember => {
+                    out.values.insert(m.name.to_string());
+                    continue;
+                }
+                MemberKind::Constructor => ".ctor".to_string(),
+                MemberKind::Indexer => "this[]".to_string(),
+                _ => m.name.to_string(),
+            };
+            let params = m.params.iter().map(|p| shape(index, &p.ty)).collect();
+            out.methods.push((name, params));
+        }
+        out
+    }
+
+    /// Reading the model's syntax by simple names gives every type of the
+    /// embedded model what its index resolves: a model edit that makes a
+    /// simple name ambiguous (a class and an interface of one name and
+    /// arity) shows here.
+    #[test]
+    fn model_types_from_syntax_agree_with_the_models_index() {
+        let index = prepare_library(&embedded_library()).index;
+        let syntax: Vec<&FileSyntax> = index.files.iter().map(|f| &*f.syntax).collect();
+        let read = model_types(&syntax);
+        assert_eq!(read.len(), index.types.len());
+        for t in (0..index.types.len()).map(|t| TypeId(t as u32)) {
+            let key = index.metadata_key(t);
+            let read = read.get(&key).map(describe);
+            let indexed = describe(&from_index(&index, t));
+            assert_eq!(read.as_ref(), Some(&indexed), "{key}");
+        }
+    }
 }

@@ -193,10 +193,15 @@ impl Index {
     /// every file): then it must not be used.
     pub fn rollback(&mut self, mark: &BaseMark) -> bool {
         // Local functions are the sources' (the model has none): all go.
+        // Referenced assemblies' files are indexed with the model, after its
+        // files: an index with any was built anew, not on the mark's.
         let built_on = self.files.len() >= mark.files
             && self.types.len() >= mark.types
             && self.well_known == mark.well_known
-            && mark.local_functions == 0;
+            && mark.local_functions == 0
+            && self.files[mark.files..]
+                .iter()
+                .all(|f| f.origin != Origin::Library);
         if !built_on {
             return false;
         }

@@ -634,6 +634,18 @@ impl Program {
         }
         out
     }
+    /// The types `ty` derives from or implements, directly or not.
+    pub fn ancestors(&self, ty: TypeId) -> Vec<TypeId> {
+        let mut out: Vec<TypeId> = Vec::new();
+        let mut stack = self.ty(ty).supertypes.clone();
+        while let Some(t) = stack.pop() {
+            if !out.contains(&t) {
+                out.push(t);
+                stack.extend(self.ty(t).supertypes.iter().copied());
+            }
+        }
+        out
+    }
     /// Whether `sub` is `sup` or derives from or implements it.
     pub fn is_subtype(&self, sub: TypeId, sup: TypeId) -> bool {
         let mut stack = vec![sub];

@@ -80,14 +80,7 @@ fn dispose_hooks(pf: &ProgramFacts<'_>, ty: TypeId, class_ob: Option<&MustCallTy
     let Some(class_ob) = class_ob else {
         return Vec::new();
     };
-    let mut bases: Vec<TypeId> = Vec::new();
-    let mut stack = program.ty(ty).supertypes.clone();
-    while let Some(t) = stack.pop() {
-        if !bases.contains(&t) {
-            bases.push(t);
-            stack.extend(program.ty(t).supertypes.iter().copied());
-        }
-    }
+    let bases = program.ancestors(ty);
     let inherited = bases.iter().flat_map(|t| program.ty(*t).methods.iter().copied());
     let mut hooks: Vec<MethodId> = Vec::new();
     for m in inherited {

@@ -449,6 +449,9 @@ pub(crate) fn closure_disposes_captured(
     let Some(outer) = facts.body.vars.get(var.index()) else {
         return false;
     };
+    if registered_for_a_scope(facts, closure) {
+        return false;
+    }
     let pf = facts.program_facts();
     let Some(inner) = pf.body_facts(closure, &[]) else {
         return false;
@@ -464,6 +467,44 @@ pub(crate) fn closure_disposes_captured(
     let must_call = disposal_of(facts, var);
     let seed = [(inner.body.entry, Alias::Var(VarId(captured as u32)))];
     verify(&inner, exceptions, &seed, &must_call) == Verdict::Guaranteed
+}
+
+/// Whether the closure is handed to a call whose result the body disposes
+/// (`using (token.Register(s.Dispose)) { .. }`): it runs only if the
+/// registration fires before that, so it disposes nothing for sure.
+fn registered_for_a_scope(facts: &BodyFacts<'_>, closure: crate::ir::BodyId) -> bool {
+    let body = facts.body;
+    let Some(made) = body.nodes.iter().find_map(|n| match &n.stmt {
+        Stmt::Closure { dst, body: b, .. } if *b == closure => *dst,
+        _ => None,
+    }) else {
+        return false;
+    };
+    let disposed = |r: VarId| {
+        let aliases: Vec<VarId> = std::iter::once(r)
+            .chain(body.nodes.iter().filter_map(|n| match &n.stmt {
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Var(s),
+                } if *s == r => Some(*dst),
+                _ => None,
+            }))
+            .collect();
+        body.nodes.iter().any(|n| match &n.stmt {
+            Stmt::Call(c) => {
+                c.receiver.is_some_and(|v| aliases.contains(&v))
+                    && c.callee_name(facts.program)
+                        .is_some_and(|m| facts.program.conventions.is_disposal_method(m))
+            }
+            _ => false,
+        })
+    };
+    body.nodes.iter().any(|n| match &n.stmt {
+        Stmt::Call(c) => {
+            c.args.iter().any(|a| a.value == Operand::Var(made)) && c.dst.is_some_and(disposed)
+        }
+        _ => false,
+    })
 }
 
 /// The field of `this` a variable was loaded from (through copies, and

@@ -2,10 +2,13 @@
 // a resource discharges it only if its body disposes it on every path; otherwise the
 // enclosing method stays responsible. A closure's own allocations are checked in the
 // closure's body; a delegate's result is owning like a method's. A method group bound
-// to a resource (`Later(s.Dispose)`) is a closure calling that method on it.
-// cases: 23
+// to a resource (`Later(s.Dispose)`) is a closure calling that method on it. A closure
+// handed to a registration that a `using` disposes (`using (token.Register(s.Dispose))`)
+// runs only if the registration fires in that scope: it disposes nothing for sure.
+// cases: 25
 using System;
 using System.IO;
+using System.Threading;
 using System.Threading.Tasks;
 using RlcSharp.Annotations;
 
@@ -240,6 +243,25 @@ public static class MethodGroups
         var fs = File.OpenRead(path);
         fs.ReadByte();
         Later(fs.Dispose);
+    }
+
+    // CASE: a disposal registered for the span of a `using` only (cancellation while
+    // reading) is no disposal: the stream leaks when nothing cancels.
+    public static void DisposeOnCancelWhileReading(string path, CancellationToken token)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0001
+        using (token.Register(fs.Dispose))
+        {
+            fs.ReadByte();
+        }
+    }
+
+    // CASE: the same with a lambda and a `using` declaration.
+    public static void DisposeOnCancelLambda(string path, CancellationToken token)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0001
+        using var registration = token.Register(() => fs.Dispose());
+        fs.ReadByte();
     }
 
     // CASE: a method group of another method disposes nothing.

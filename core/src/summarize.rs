@@ -21,7 +21,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfg;
-use crate::consistency::{Verdict, verify};
+use crate::consistency::{Verdict, closure_disposes_captured, disposal_of, verify};
 use crate::facts::{
     BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins, defined_vars,
     reads_var,
@@ -29,7 +29,7 @@ use crate::facts::{
 use crate::ir::{Body, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::options::ExceptionModel;
 use crate::ownership;
-use crate::program::{FieldId, MethodDef, MethodId, MethodKind, MustCall, ParamMode};
+use crate::program::{FieldId, MethodDef, MethodId, MethodKind, ParamMode};
 use crate::resource_alias::Alias;
 
 /// The program-wide summaries.
@@ -353,14 +353,6 @@ fn adds_element(facts: &BodyFacts<'_>, call: &Call) -> bool {
         .is_some_and(|md| md.params.iter().any(|p| p.collection_element))
 }
 
-/// The disposal methods to look for on a value of this variable's type.
-fn disposal_of(facts: &BodyFacts<'_>, var: VarId) -> MustCall {
-    facts.var_obligation(var).map_or_else(
-        || MustCall::of(facts.program.conventions.disposal_methods.iter().cloned()),
-        |o| o.must_call.clone(),
-    )
-}
-
 /// The collection a disposing `ForEach` call disposes element-wise.
 fn foreach_collection(
     facts: &BodyFacts<'_>,
@@ -436,75 +428,6 @@ fn element_disposal_loops(
         }
     }
     out
-}
-
-/// Whether the lambda or local function `closure` disposes the enclosing
-/// body's `var` (captured by name) on every normal path.
-pub(crate) fn closure_disposes_captured(
-    facts: &BodyFacts<'_>,
-    exceptions: ExceptionModel,
-    closure: crate::ir::BodyId,
-    var: VarId,
-) -> bool {
-    let Some(outer) = facts.body.vars.get(var.index()) else {
-        return false;
-    };
-    if registered_for_a_scope(facts, closure) {
-        return false;
-    }
-    let pf = facts.program_facts();
-    let Some(inner) = pf.body_facts(closure, &[]) else {
-        return false;
-    };
-    let Some(captured) = inner
-        .body
-        .vars
-        .iter()
-        .position(|v| v.kind == VarKind::Captured && v.name == outer.name)
-    else {
-        return false;
-    };
-    let must_call = disposal_of(facts, var);
-    let seed = [(inner.body.entry, Alias::Var(VarId(captured as u32)))];
-    verify(&inner, exceptions, &seed, &must_call) == Verdict::Guaranteed
-}
-
-/// Whether the closure is handed to a call whose result the body disposes
-/// (`using (token.Register(s.Dispose)) { .. }`): it runs only if the
-/// registration fires before that, so it disposes nothing for sure.
-fn registered_for_a_scope(facts: &BodyFacts<'_>, closure: crate::ir::BodyId) -> bool {
-    let body = facts.body;
-    let Some(made) = body.nodes.iter().find_map(|n| match &n.stmt {
-        Stmt::Closure { dst, body: b, .. } if *b == closure => *dst,
-        _ => None,
-    }) else {
-        return false;
-    };
-    let disposed = |r: VarId| {
-        let aliases: Vec<VarId> = std::iter::once(r)
-            .chain(body.nodes.iter().filter_map(|n| match &n.stmt {
-                Stmt::Copy {
-                    dst,
-                    src: Operand::Var(s),
-                } if *s == r => Some(*dst),
-                _ => None,
-            }))
-            .collect();
-        body.nodes.iter().any(|n| match &n.stmt {
-            Stmt::Call(c) => {
-                c.receiver.is_some_and(|v| aliases.contains(&v))
-                    && c.callee_name(facts.program)
-                        .is_some_and(|m| facts.program.conventions.is_disposal_method(m))
-            }
-            _ => false,
-        })
-    };
-    body.nodes.iter().any(|n| match &n.stmt {
-        Stmt::Call(c) => {
-            c.args.iter().any(|a| a.value == Operand::Var(made)) && c.dst.is_some_and(disposed)
-        }
-        _ => false,
-    })
 }
 
 /// The field of `this` a variable was loaded from (through copies, and

@@ -54,7 +54,9 @@ use crate::ownership;
 use crate::resource_alias::{Alias, FieldKey, known_value, set_known};
 
 pub use obligations::{Discharges, ObligationKind};
-pub use verify::{Verdict, discharged_on_some_path, guarantees, verify};
+pub use verify::{
+    Verdict, closure_disposes_captured, discharged_on_some_path, disposal_of, guarantees, verify,
+};
 
 /// Alias sets of one obligation kept apart at one node before they are merged.
 pub const VARIANTS: usize = 4;
@@ -296,9 +298,9 @@ impl<'c, 'a> Engine<'c, 'a> {
         let (cx, exceptions) = (self.cx, self.exceptions);
         match &mut self.closures_on_demand {
             None => self.body_summaries.closure_disposes(body, var),
-            Some(memo) => *memo.entry((body, var)).or_insert_with(|| {
-                crate::summarize::closure_disposes_captured(cx, exceptions, body, var)
-            }),
+            Some(memo) => *memo
+                .entry((body, var))
+                .or_insert_with(|| closure_disposes_captured(cx, exceptions, body, var)),
         }
     }
 

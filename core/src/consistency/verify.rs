@@ -1,15 +1,17 @@
 //! The verifier: Algorithm 1 run for one value with the obligation kind
 //! [`ObligationKind::Target`], which only a must-call call (or a hand-off to an
-//! `[Owning]` parameter) discharges. It answers "does this method call one of
-//! these methods on this value on every normal path?", for `[Calls]` (RLC0006),
-//! owning fields (RLC0003), and the summaries of closures and disposal loops.
+//! `[Owning]` parameter, or a closure that disposes it) discharges. It answers
+//! "does this method call one of these methods on this value on every normal
+//! path?", for `[Calls]` (RLC0006), owning fields (RLC0003), and the summaries
+//! of closures and disposal loops; whether a closure disposes what it captured
+//! is answered here too, for the summaries and for the verifier's own runs.
 
 use rustc_hash::FxHashMap;
 
 use super::obligations::ObligationKind;
 use super::{Engine, Fact, Inputs, Loss};
 use crate::facts::{BodyFacts, ProgramFacts, Summaries};
-use crate::ir::NodeId;
+use crate::ir::{BodyId, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallType;
 use crate::options::ExceptionModel;
 use crate::program::{MethodId, MustCall, Provenance, Target};
@@ -115,4 +117,81 @@ pub fn guarantees(
         return Verdict::Unknown;
     };
     verify(&facts, exceptions, &[(facts.body.entry, alias)], must_call)
+}
+
+/// The disposal methods to look for on a value of this variable's type.
+pub fn disposal_of(facts: &BodyFacts<'_>, var: VarId) -> MustCall {
+    facts.var_obligation(var).map_or_else(
+        || MustCall::of(facts.program.conventions.disposal_methods.iter().cloned()),
+        |o| o.must_call.clone(),
+    )
+}
+
+/// Whether the lambda or local function `closure` disposes the enclosing
+/// body's `var` (captured by name) on every normal path.
+pub fn closure_disposes_captured(
+    facts: &BodyFacts<'_>,
+    exceptions: ExceptionModel,
+    closure: BodyId,
+    var: VarId,
+) -> bool {
+    let Some(outer) = facts.body.vars.get(var.index()) else {
+        return false;
+    };
+    if registered_for_a_scope(facts, closure) {
+        return false;
+    }
+    let pf = facts.program_facts();
+    let Some(inner) = pf.body_facts(closure, &[]) else {
+        return false;
+    };
+    let Some(captured) = inner
+        .body
+        .vars
+        .iter()
+        .position(|v| v.kind == VarKind::Captured && v.name == outer.name)
+    else {
+        return false;
+    };
+    let must_call = disposal_of(facts, var);
+    let seed = [(inner.body.entry, Alias::Var(VarId(captured as u32)))];
+    verify(&inner, exceptions, &seed, &must_call) == Verdict::Guaranteed
+}
+
+/// Whether the closure is handed to a call whose result the body disposes
+/// (`using (token.Register(s.Dispose)) { .. }`): it runs only if the
+/// registration fires before that, so it disposes nothing for sure.
+fn registered_for_a_scope(facts: &BodyFacts<'_>, closure: BodyId) -> bool {
+    let body = facts.body;
+    let Some(made) = body.nodes.iter().find_map(|n| match &n.stmt {
+        Stmt::Closure { dst, body: b, .. } if *b == closure => *dst,
+        _ => None,
+    }) else {
+        return false;
+    };
+    let disposed = |r: VarId| {
+        let aliases: Vec<VarId> = std::iter::once(r)
+            .chain(body.nodes.iter().filter_map(|n| match &n.stmt {
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Var(s),
+                } if *s == r => Some(*dst),
+                _ => None,
+            }))
+            .collect();
+        body.nodes.iter().any(|n| match &n.stmt {
+            Stmt::Call(c) => {
+                c.receiver.is_some_and(|v| aliases.contains(&v))
+                    && c.callee_name(facts.program)
+                        .is_some_and(|m| facts.program.conventions.is_disposal_method(m))
+            }
+            _ => false,
+        })
+    };
+    body.nodes.iter().any(|n| match &n.stmt {
+        Stmt::Call(c) => {
+            c.args.iter().any(|a| a.value == Operand::Var(made)) && c.dst.is_some_and(disposed)
+        }
+        _ => false,
+    })
 }

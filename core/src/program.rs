@@ -624,27 +624,11 @@ impl Program {
     }
     /// The methods `m` overrides or implements, directly or not.
     pub fn overridden(&self, m: MethodId) -> Vec<MethodId> {
-        let mut out: Vec<MethodId> = Vec::new();
-        let mut stack = self.method(m).overrides.clone();
-        while let Some(o) = stack.pop() {
-            if !out.contains(&o) {
-                out.push(o);
-                stack.extend(self.method(o).overrides.iter().copied());
-            }
-        }
-        out
+        transitively(&self.method(m).overrides, |o| &self.method(o).overrides)
     }
     /// The types `ty` derives from or implements, directly or not.
     pub fn ancestors(&self, ty: TypeId) -> Vec<TypeId> {
-        let mut out: Vec<TypeId> = Vec::new();
-        let mut stack = self.ty(ty).supertypes.clone();
-        while let Some(t) = stack.pop() {
-            if !out.contains(&t) {
-                out.push(t);
-                stack.extend(self.ty(t).supertypes.iter().copied());
-            }
-        }
-        out
+        transitively(&self.ty(ty).supertypes, |t| &self.ty(t).supertypes)
     }
     /// Whether `sub` is `sup` or derives from or implements it.
     pub fn is_subtype(&self, sub: TypeId, sup: TypeId) -> bool {
@@ -686,4 +670,17 @@ impl Program {
         self.types[owner.index()].fields.push(id);
         id
     }
+}
+
+/// Everything reachable from `start` through `next`, each once.
+fn transitively<'p, T: Copy + PartialEq + 'p>(start: &[T], next: impl Fn(T) -> &'p [T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    let mut stack = start.to_vec();
+    while let Some(x) = stack.pop() {
+        if !out.contains(&x) {
+            out.push(x);
+            stack.extend(next(x).iter().copied());
+        }
+    }
+    out
 }

@@ -21,7 +21,7 @@ use crate::program::{
     Const, FieldId, MethodDef, MethodId, MethodKind, OwnershipCondition, ParamDef, ParamMode,
     Program,
 };
-use crate::resource_alias::BoolValues;
+use crate::resource_alias::{BoolValues, Condition, condition_at};
 
 /// Whether returning a value from `body` hands its obligation to the caller.
 /// Constructors return nothing; getters and `[return: NotOwning]` methods do not
@@ -40,7 +40,7 @@ pub fn body_returns_owning(program: &Program, body: &Body) -> bool {
 /// the callee's return ownership; unresolved calls and delegates return owning.
 pub fn call_result_owning(program: &Program, call: &Call) -> bool {
     if call.kind == CallKind::New {
-        return true;
+        return !new_owns_nothing(program, call);
     }
     match &call.callee {
         // A method that never returns gives no result to own.
@@ -49,6 +49,28 @@ pub fn call_result_owning(program: &Program, call: &Call) -> bool {
             .is_none_or(|d| d.returns_owning() && !d.never_returns),
         Callee::Unresolved(_) | Callee::Delegate(_) => true,
     }
+}
+
+/// Whether a constructor's ownership condition is about the object's own
+/// resource (`SafeHandle(nint h, [OwnsIf(true)] bool ownsHandle)`), so the
+/// object owns a resource only when it holds.
+pub fn conditions_own_resource(md: &MethodDef) -> bool {
+    md.is_constructor() && md.ownership_condition.as_ref().is_some_and(|c| c.own_resource)
+}
+
+/// Whether the object a `new` (or `base(..)`) call makes owns nothing: its
+/// constructor's condition on its own resource fails on a constant argument
+/// (`new SafeFileHandle(h, ownsHandle: false)`), or it is such a constructor
+/// itself ([`MethodDef::makes_borrowed`]).
+fn new_owns_nothing(program: &Program, call: &Call) -> bool {
+    let Callee::Method(m) = call.callee else {
+        return false;
+    };
+    program.get_method(m).is_some_and(|md| {
+        md.makes_borrowed
+            || conditions_own_resource(md)
+                && condition_at(program, call, |_| None) == Condition::Fails
+    })
 }
 
 /// The declaration of the callee parameter an argument binds to, if known.
@@ -282,6 +304,7 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
             param: q,
             holds_when: owned,
             default,
+            own_resource: false,
         });
         program.fields[g.index()].ownership_flag = Some(owned);
     }
@@ -292,15 +315,19 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
 /// of the `this(..)` or `base(..)` it calls owns under the same condition
 /// (`Holder(Stream s, bool owns) : this(s, owns, null)`, `TlsStream(Stream s,
 /// bool leaveOpen) : base(s, leaveOpen)` over `SslStream`), along chains of any
-/// length.
+/// length. One that calls a constructor whose object owns nothing makes such
+/// objects too (`Borrowed(nint h) : base(h, ownsHandle: false)`).
 fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
     loop {
-        let mut found: Vec<(crate::program::MethodId, u32, bool)> = Vec::new();
+        let mut found: Vec<(crate::program::MethodId, u32, bool, bool)> = Vec::new();
+        let mut borrowed: Vec<crate::program::MethodId> = Vec::new();
         for body in bodies.iter() {
             let Some(m) = body.method else { continue };
             if program
                 .get_method(m)
-                .is_none_or(|md| !md.is_constructor() || md.ownership_condition.is_some())
+                .is_none_or(|md| {
+                    !md.is_constructor() || md.ownership_condition.is_some() || md.makes_borrowed
+                })
             {
                 continue;
             }
@@ -313,6 +340,10 @@ fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
                 else {
                     continue;
                 };
+                if new_owns_nothing(program, call) {
+                    borrowed.push(m);
+                    continue;
+                }
                 let Some(cond) = program
                     .get_method(*d)
                     .and_then(|d| d.ownership_condition.as_ref())
@@ -325,14 +356,17 @@ fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
                     .find(|a| a.param == Some(cond.param))
                     .and_then(|a| a.value.var());
                 if let Some(&VarKind::Param(q)) = passed.map(|v| &body.var(v).kind) {
-                    found.push((m, q, cond.holds_when));
+                    found.push((m, q, cond.holds_when, cond.own_resource));
                 }
             }
         }
-        if found.is_empty() {
+        if found.is_empty() && borrowed.is_empty() {
             return;
         }
-        for (m, q, holds_when) in found {
+        for m in borrowed {
+            program.methods[m.index()].makes_borrowed = true;
+        }
+        for (m, q, holds_when, own_resource) in found {
             let md = &mut program.methods[m.index()];
             let default = match md.params.get(q as usize).and_then(|p| p.default.as_ref()) {
                 Some(crate::program::Const::Bool(b)) => Some(*b),
@@ -342,6 +376,7 @@ fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
                 param: q,
                 holds_when,
                 default,
+                own_resource,
             });
         }
     }

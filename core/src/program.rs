@@ -238,6 +238,10 @@ pub struct OwnershipCondition {
     pub param: u32,
     pub holds_when: bool,
     pub default: Option<bool>,
+    /// The condition is on the object's own resource, not on an argument's:
+    /// a constructor that takes nothing over (`SafeHandle(nint h, [OwnsIf(true)]
+    /// bool ownsHandle)`) makes an object that owns nothing when it fails.
+    pub own_resource: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -387,6 +391,10 @@ pub struct MethodDef {
     /// Acquires its object's resource again after a close (the model's
     /// `[Reopens]`, `DbConnection.Open`).
     pub reopens: bool,
+    /// A constructor whose object wraps a resource it does not own (`Borrowed(nint
+    /// h) : base(h, ownsHandle: false)`): `new` gives the caller nothing to
+    /// dispose ([`crate::ownership::derive_ownership_flags`]).
+    pub makes_borrowed: bool,
     /// Its calls were replaced by what it does (a private setter that only
     /// stores its value, [`crate::setters`]): its body is not checked alone.
     pub inlined: bool,
@@ -423,6 +431,7 @@ impl MethodDef {
             construction_helper: false,
             lifecycle_start: false,
             reopens: false,
+            makes_borrowed: false,
             inlined: false,
             has_body: false,
             span: None,
@@ -625,6 +634,19 @@ impl Program {
     /// The methods `m` overrides or implements, directly or not.
     pub fn overridden(&self, m: MethodId) -> Vec<MethodId> {
         transitively(&self.method(m).overrides, |o| &self.method(o).overrides)
+    }
+    /// The `[ReleasedIf]` value of the property getter `m` reads: declared on
+    /// a property of that name of its class or of one it derives from (an
+    /// `override bool IsInvalid` of a `SafeHandle`).
+    pub fn released_if_of_getter(&self, m: MethodId) -> Option<bool> {
+        let md = self.get_method(m)?;
+        let name = md.property.as_deref()?;
+        std::iter::once(md.owner)
+            .chain(self.ancestors(md.owner))
+            .find_map(|t| {
+                let f = self.get_ty(t)?.fields.iter().find(|f| self.field(**f).name == name)?;
+                self.field(*f).released_if
+            })
     }
     /// The types `ty` derives from or implements, directly or not.
     pub fn ancestors(&self, ty: TypeId) -> Vec<TypeId> {

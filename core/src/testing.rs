@@ -243,6 +243,7 @@ impl Lib {
             param: 1,
             holds_when: false,
             default: Some(false),
+            own_resource: false,
         });
         for m in [reader_new, reader_new_leave_open] {
             p.methods[m.index()].ret_must_call_alias = Some(Provenance::Library);
@@ -342,6 +343,7 @@ impl Lib {
             param: 1,
             holds_when: true,
             default: Some(true),
+            own_resource: false,
         });
         let open_read = method(
             &mut p,

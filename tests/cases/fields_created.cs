@@ -6,8 +6,11 @@
 // object's own slot and needs no `[CreatesMustCallFor]`. A field passed as an `out`
 // argument is assigned by the call. A field only ever given values the class cannot
 // own (another object's member) is not owning, even where a method releases it; nor is
-// one the method that stores a new value disposes again (`using (_out = ..) { .. }`).
-// cases: 23
+// one the method that stores a new value disposes again (`using (_out = ..) { .. }`),
+// nor one a method also returns on every path (`return Current = new Tx(this);`): the
+// caller owns the value and the field only tracks it; a method that returns the field
+// also when it did not create it (a cache) keeps it.
+// cases: 26
 using System;
 using System.IO;
 
@@ -402,5 +405,72 @@ public sealed class HalfZipper
         {
             _out.Dispose();
         }
+    }
+}
+
+public sealed class Transaction : IDisposable
+{
+    private readonly Connection _connection;
+
+    public Transaction(Connection connection) => _connection = connection;
+
+    public void Dispose() => _connection.Current = null;
+}
+
+public sealed class Connection : IDisposable
+{
+    internal Transaction? Current { get; set; }
+
+    // CASE: the caller owns the transaction it is given; the property only tracks it.
+    public Transaction Begin()
+    {
+        if (Current != null)
+        {
+            throw new InvalidOperationException("a transaction is already open");
+        }
+        return Current = new Transaction(this);
+    }
+
+    public void Dispose()
+    {
+    }
+
+    // CASE: the caller of `Begin` disposes what it got.
+    public static void Use(Connection connection)
+    {
+        using var tx = connection.Begin();
+    }
+
+    // CASE: a caller that drops it leaks it.
+    public static void Drop(Connection connection)
+    {
+        connection.Begin(); // expect: RLC0001
+    }
+}
+
+public sealed class ScopeTracker
+{
+    private Stream? _current;
+
+    // CASE: stored, then returned through the field on every path: the caller owns it.
+    public Stream Open(string path)
+    {
+        _current = File.OpenRead(path);
+        return _current;
+    }
+}
+
+public sealed class StreamCache
+{
+    private Stream? _cached; // expect: RLC0003
+
+    // CASE: a cache returns the field also when it did not create it: the field owns it.
+    public Stream Get(string path)
+    {
+        if (_cached == null)
+        {
+            _cached = File.OpenRead(path);
+        }
+        return _cached;
     }
 }

@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 54
+// cases: 55
 using System;
 using System.IO;
 using System.Threading;
@@ -121,6 +121,24 @@ public sealed class LazyOwner : IDisposable
             _stream = File.OpenRead(path);
         }
         return _stream;
+    }
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+// CASE: lazy initialisation behind `== default`, which tests a reference for null.
+public sealed class LazyDefaultOwner : IDisposable
+{
+    [Owning] private Stream _stream;
+
+    [CreatesMustCallFor("this")]
+    public void Fill(string path)
+    {
+        if (_stream == default)
+        {
+            _stream = File.OpenRead(path);
+        }
     }
 
     [Calls("_stream", "Dispose")]

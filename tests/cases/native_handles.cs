@@ -3,13 +3,17 @@
 // until `GCHandle.FromIntPtr(p).Free()` gives it back and frees it. Writes through a
 // pointer (`*(p + 1) = v;`, `*p++ = v;`) are analysed like any statement. A test of
 // whether the handle still holds anything (`if (h.IsAllocated) h.Free();`,
-// `if (!handle.IsClosed) handle.Dispose();`) owes nothing on its released branch. A
+// `if (!handle.IsClosed) handle.Dispose();`, a `SafeHandle` subclass's own `IsInvalid`)
+// owes nothing on its released branch. A
 // resource a handle roots (`GCHandle.Alloc(state)`) goes with the handle: the code that
-// frees the handle disposes its `Target`.
-// cases: 11
+// frees the handle disposes its `Target`. A safe handle made over a handle it does not
+// own (`ownsHandle: false`, directly or through its own constructor's `base(h, false)`)
+// releases nothing: it owes nothing, and neither does a method that only returns one.
+// cases: 18
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
 using RlcSharp.Annotations;
 
 namespace Cases.NativeHandles;
@@ -133,5 +137,122 @@ public static class HandleGuards
         var handle = File.OpenHandle(path); // expect: RLC0001
         Console.WriteLine(handle.DangerousGetHandle());
         if (handle.IsClosed) handle.Dispose();
+    }
+}
+
+internal sealed class BufferHandle : SafeHandle
+{
+    public BufferHandle() : base(IntPtr.Zero, true)
+    {
+    }
+
+    public override bool IsInvalid => handle == IntPtr.Zero;
+
+    protected override bool ReleaseHandle() => true;
+}
+
+internal sealed class Buffer : IDisposable
+{
+    [Owning] private readonly BufferHandle _handle;
+
+    [MustCallAlias]
+    public Buffer([MustCallAlias] BufferHandle handle) => _handle = handle;
+
+    // CASE: the wrapper disposes its handle unless the handle's own `IsInvalid` says it
+    // holds nothing: it disposes it on every path that matters.
+    public void Dispose()
+    {
+        if (_handle != null && !_handle.IsInvalid)
+        {
+            _handle.Dispose();
+        }
+    }
+
+    // CASE: a wrapper in `using` disposes the handle it was given.
+    public static void Use()
+    {
+        using (var buffer = new Buffer(new BufferHandle()))
+        {
+        }
+    }
+}
+
+internal sealed class CallbackBuffer : SafeHandle
+{
+    private CallbackBuffer() : base(IntPtr.Zero, true)
+    {
+    }
+
+    private CallbackBuffer(IntPtr borrowed) : base(borrowed, false)
+    {
+    }
+
+    [return: NotOwning]
+    public static CallbackBuffer Borrow(IntPtr borrowed) => new CallbackBuffer(borrowed);
+
+    public static CallbackBuffer Create() => new CallbackBuffer();
+
+    public override bool IsInvalid => handle == IntPtr.Zero;
+
+    protected override bool ReleaseHandle() => true;
+}
+
+internal sealed class CallbackBufferView : SafeHandle
+{
+    public CallbackBufferView(IntPtr borrowed) : base(borrowed, false)
+    {
+    }
+
+    public override bool IsInvalid => handle == IntPtr.Zero;
+
+    protected override bool ReleaseHandle() => true;
+}
+
+internal sealed class NativeChunk : SafeHandleZeroOrMinusOneIsInvalid
+{
+    public NativeChunk(IntPtr chunk, bool owns) : base(owns)
+    {
+        SetHandle(chunk);
+    }
+
+    protected override bool ReleaseHandle() => true;
+}
+
+internal static class BorrowedHandles
+{
+    // CASE: a handle over memory the native caller lent owes nothing (`infer` proposes
+    // the `[return: NotOwning]` of `Borrow`).
+    public static int Borrowed(IntPtr data)
+    {
+        var buffer = CallbackBuffer.Borrow(data);
+        var made = new CallbackBufferView(data);
+        return buffer.IsInvalid ? 0 : 1;
+    }
+
+    // CASE: the same class made owning must be disposed.
+    public static bool Owned()
+    {
+        var buffer = CallbackBuffer.Create(); // expect: RLC0001
+        return buffer.IsInvalid;
+    }
+
+    // CASE: `ownsHandle` passed on through the subclass's own constructor.
+    public static void Chunks(IntPtr chunk)
+    {
+        var lent = new NativeChunk(chunk, false);
+        var owned = new NativeChunk(chunk, true); // expect: RLC0001
+    }
+
+    // CASE: the library's own handles with `ownsHandle: false` release nothing.
+    public static void FileHandles(IntPtr raw)
+    {
+        var lent = new SafeFileHandle(raw, ownsHandle: false);
+        var owned = new SafeFileHandle(raw, ownsHandle: true); // expect: RLC0001
+    }
+
+    // CASE: an ownership flag only known at run time keeps the obligation.
+    public static void Unknown(IntPtr raw, bool owns)
+    {
+        var handle = new SafeFileHandle(raw, owns); // expect: RLC0001
     }
 }

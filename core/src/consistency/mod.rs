@@ -644,20 +644,27 @@ impl<'c, 'a> Engine<'c, 'a> {
         let [def] = cx.defs.all(v) else {
             return false;
         };
-        let Stmt::Load {
-            base: Some(base),
-            field: FieldRef::Known(f),
-            ..
-        } = &cx.body.node(*def).stmt
-        else {
-            return false;
+        let (base, field) = match &cx.body.node(*def).stmt {
+            Stmt::Load {
+                base: Some(base),
+                field: FieldRef::Known(f),
+                ..
+            } => (*base, cx.program.field(*f)),
+            // A getter of a `[ReleasedIf]` property (`override bool IsInvalid`).
+            Stmt::Call(call) if call.dst == Some(v) => {
+                let Callee::Method(m) = call.callee else {
+                    return false;
+                };
+                return cx.program.released_if_of_getter(m) == Some(value)
+                    && call.receiver.is_some_and(|r| fact.has_var(r));
+            }
+            _ => return false,
         };
-        let field = cx.program.field(*f);
-        if field.released_if == Some(value) && fact.has_var(*base) {
+        if field.released_if == Some(value) && fact.has_var(base) {
             return true;
         }
         field.ownership_flag == Some(!value)
-            && Some(*base) == cx.this
+            && Some(base) == cx.this
             && matches!(
                 self.obligations[fact.obligation as usize].kind,
                 ObligationKind::FieldValue(_)

@@ -26,11 +26,14 @@ use std::cell::OnceCell;
 
 use rustc_hash::FxHashSet;
 
+use crate::cfg;
 use crate::facts::Definitions;
-use crate::ir::{Body, CallKind, Callee, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
-use crate::program::{Const, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program};
+use crate::program::{
+    Const, FieldId, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program, Target,
+};
 use crate::resource_alias;
 use crate::span::Span;
 
@@ -47,6 +50,9 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         None => true,
         Some(t) => p.well_known.object == Some(t),
     };
+    if tracks_what_it_returns(p, body) {
+        return None;
+    }
     // A task's declared type says nothing of what awaiting it gives; the
     // values returned (`return _stream;` in an `async` method, or
     // `Task.FromResult(_stream)`) do.
@@ -73,6 +79,78 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         return None;
     }
     first.map(|n| body.node(n).span)
+}
+
+/// Whether the method creates a value, stores it into a field of `this` that
+/// no method of the program disposes, and returns it on every path (`return
+/// Current = new Tx(this);`): the caller owns it, and the field only tracks it.
+fn tracks_what_it_returns(p: &Program, body: &Body) -> bool {
+    let this = body.this_var();
+    body.nodes.iter().enumerate().any(|(i, node)| {
+        let Stmt::Store {
+            base,
+            field: FieldRef::Known(f),
+            ..
+        } = &node.stmt
+        else {
+            return false;
+        };
+        *base == this
+            && this.is_some()
+            && hands_back_stored(p, body, NodeId(i as u32), *f)
+            && !p
+                .methods
+                .iter()
+                .any(|m| m.calls.iter().any(|c| c.target == Target::Field(*f)))
+    })
+}
+
+/// Whether the store into `this.f` at `n` is of a value the method created
+/// and then returns on every path (`return Current = new Tx(this);`, `_s =
+/// File.OpenRead(p); return _s;`). A cache, which also returns the field when
+/// it did not fill it, has a path to a return that avoids the store.
+pub(super) fn hands_back_stored(p: &Program, body: &Body, n: NodeId, f: FieldId) -> bool {
+    let Stmt::Store {
+        src: Operand::Var(v),
+        ..
+    } = &body.node(n).stmt
+    else {
+        return false;
+    };
+    let owning = body
+        .method
+        .and_then(|m| p.get_method(m))
+        .is_some_and(MethodDef::returns_owning);
+    if !owning || !cfg::on_every_path(body, n) {
+        return false;
+    }
+    let defs = Definitions::of(body);
+    let stored = defs.copied_from(body, *v);
+    let created = defs.single(stored).is_some_and(|d| {
+        matches!(&body.node(d).stmt, Stmt::Call(call) if call_result_owning(p, call))
+    });
+    let this = body.this_var();
+    let is_stored = |r: VarId| {
+        let r = defs.copied_from(body, r);
+        r == stored
+            || defs.single(r).is_some_and(|d| {
+                matches!(&body.node(d).stmt, Stmt::Load {
+                    base,
+                    field: FieldRef::Known(g),
+                    ..
+                } if *base == this && *g == f)
+            })
+    };
+    let mut returns = 0;
+    created
+        && body.nodes.iter().all(|node| match &node.stmt {
+            Stmt::Return(value) => {
+                returns += 1;
+                value.as_ref().and_then(Operand::var).is_some_and(is_stored)
+            }
+            _ => true,
+        })
+        && returns > 0
 }
 
 /// Whether `v`, or what the resource alias defining it wraps, has a type

@@ -831,7 +831,9 @@ impl State {
                     // `using (_out = File.Create(p)) { .. }`: the field only lends
                     // callees a value the method itself disposes.
                     let pf = pf.get_or_insert_with(|| ProgramFacts::new(&self.p, bodies));
-                    if !disposed_after_store(pf, id, *n, *f) {
+                    if !disposed_after_store(pf, id, *n, *f)
+                        && !borrowed_return::hands_back_stored(&self.p, body, *n, *f)
+                    {
                         found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
                     }
                 }

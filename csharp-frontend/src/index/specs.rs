@@ -725,6 +725,7 @@ pub(super) fn method_def(
                                 Some(ConstValue::Bool(b)) => Some(b),
                                 _ => None,
                             },
+                            own_resource: false,
                         })
                     }
                     _ => {}
@@ -747,6 +748,14 @@ pub(super) fn method_def(
             }
         })
         .collect();
+    // A constructor that takes nothing over conditions its object's own
+    // resource (`SafeHandle(nint h, [OwnsIf(true)] bool ownsHandle)`).
+    if let Some(cond) = &mut ownership_condition {
+        cond.own_resource = p.kind == MethodKind::Constructor
+            && params
+                .iter()
+                .all(|q| !q.ownership.is_owning(false) && q.must_call_alias.is_none());
+    }
     let all_mods = modifiers | p.extra_modifiers;
     // An accessor's own access modifier (`private set`) replaces its property's.
     let declared_access =
@@ -793,6 +802,7 @@ pub(super) fn method_def(
         construction_helper: false,
         lifecycle_start,
         reopens,
+        makes_borrowed: false,
         inlined: false,
         never_returns,
         never_throws,

@@ -49,9 +49,9 @@ impl Lowerer<'_> {
                 lhs,
                 rhs,
             }) => {
-                // The other operand of a comparison with a literal `want` accepts.
-                let tested_against = |want: &dyn Fn(&Literal) -> bool| {
-                    let is = |x: ExprId| matches!(self.hir.exprs.get(x.index()), Some(Expr::Literal(l)) if want(l));
+                // The other operand of a comparison with a constant `want` accepts.
+                let tested_against = |want: &dyn Fn(&Expr) -> bool| {
+                    let is = |x: ExprId| self.hir.exprs.get(x.index()).is_some_and(want);
                     if is(rhs) {
                         Some(lhs)
                     } else if is(lhs) {
@@ -60,14 +60,17 @@ impl Lowerer<'_> {
                         None
                     }
                 };
-                let tested = tested_against(&|l| matches!(l, Literal::Null));
+                // `x == default` of a reference is `x == null`.
+                let tested =
+                    tested_against(&|e| matches!(e, Expr::Literal(Literal::Null) | Expr::Default(_)));
                 // `flag != 0` tests an integer flag as `flag` tests a `bool`
                 // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
-                let zero_tested = tested_against(&|l| matches!(l, Literal::Int(0)));
+                let zero_tested = tested_against(&|e| matches!(e, Expr::Literal(Literal::Int(0))));
                 // `flag == 1` is false while the flag is zero, whatever else
                 // it may be (`if (Interlocked.Exchange(ref _disposed, 1) == 1)
                 // return;`): the zero test first, then an opaque one.
-                let nonzero_tested = tested_against(&|l| matches!(l, Literal::Int(k) if *k != 0));
+                let nonzero_tested =
+                    tested_against(&|e| matches!(e, Expr::Literal(Literal::Int(k)) if *k != 0));
                 match (tested, zero_tested, nonzero_tested) {
                     (Some(x), ..) => {
                         let v = self.value_var(x);

@@ -42,6 +42,7 @@ pub mod rules;
 pub mod setters;
 pub mod span;
 pub mod summarize;
+pub mod unset_outs;
 
 #[cfg(test)]
 mod testing;
@@ -53,8 +54,9 @@ pub use span::{FileId, Span};
 /// Derives into `program` what `bodies` state about ownership that the
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, methods that never return, methods a type's
-/// `Dispose()` delegates to, construction helpers, field guards and the
-/// parameters a method opens again.
+/// `Dispose()` delegates to, construction helpers, field guards, the
+/// parameters a method opens again and the `out` parameters it leaves empty
+/// when it returns `false`.
 pub fn derive_from_bodies(program: &mut program::Program, bodies: &ir::Bodies) {
     ownership::derive_ownership_flags(program, bodies);
     never_returns::derive(program, bodies);
@@ -62,4 +64,5 @@ pub fn derive_from_bodies(program: &mut program::Program, bodies: &ir::Bodies) {
     construction::derive_construction_helpers(program, bodies);
     field_guards::derive(program, bodies);
     reopens::derive(program, bodies);
+    unset_outs::derive(program, bodies);
 }

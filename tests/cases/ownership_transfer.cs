@@ -1,7 +1,9 @@
 // Case family: lightweight ownership transfer (paper section 3): owning returns,
 // [Owning] and unannotated parameters, [return: NotOwning], out parameters, property
-// getters, and constructors that store an argument into an [Owning] field.
-// cases: 31
+// getters, and constructors that store an argument into an [Owning] field. A `bool`
+// method that sets its `out` value to `null` before each `return false` (the `TryX`
+// convention, whatever its name) gives nothing on `false`.
+// cases: 34
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -203,6 +205,59 @@ public static class OwnershipTransfer
     {
         var other = File.OpenRead(path); // expect: RLC0001
         stream.ReadByte();
+    }
+
+    public static bool NextChunk(Stream source, out FileStream chunk)
+    {
+        if (source.Position >= source.Length)
+        {
+            chunk = null;
+            return false;
+        }
+        chunk = File.OpenRead("chunk" + source.Position);
+        return true;
+    }
+
+    public static bool NextChunkOrStale(Stream source, out FileStream chunk)
+    {
+        chunk = File.OpenRead("chunk" + source.Position);
+        if (source.Position < source.Length)
+        {
+            return true;
+        }
+        return false;
+    }
+
+    // CASE: a loop that disposes each chunk it was given owes nothing when the method
+    // says `false`: it gave none.
+    public static void ChunksDisposed(Stream source)
+    {
+        while (NextChunk(source, out var chunk))
+        {
+            chunk.Dispose();
+        }
+    }
+
+    // CASE: a method that hands out a value also on `false` still gives it then.
+    public static void StaleChunkLost(Stream source)
+    {
+        while (NextChunkOrStale(source, out var chunk)) // expect: RLC0001
+        {
+            chunk.Dispose();
+        }
+    }
+
+    // CASE: the `false` edge of a `TryX`-shaped method on its own owes nothing.
+    public static int FirstByte(Stream source)
+    {
+        if (!NextChunk(source, out var chunk))
+        {
+            return -1;
+        }
+        using (chunk)
+        {
+            return chunk.ReadByte();
+        }
     }
 
     // CASE: the caller of an out-parameter method forgets what it received.

@@ -48,7 +48,8 @@ pub enum SpecAttr {
     HandlesResourceDisposal,
     /// Library model only: on a `bool` parameter, `[OwnsIf(false)] bool leaveOpen`
     /// says the call's ownership transfer or resource alias holds only when the
-    /// argument has that value.
+    /// argument has that value; on a constructor that takes nothing over, that
+    /// the object owns its own resource only then (`ownsHandle`).
     OwnsIf,
     /// Library model only: the parameter is stored as an element of the receiver
     /// collection (`List<T>.Add(item)`).

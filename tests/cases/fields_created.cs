@@ -7,10 +7,11 @@
 // argument is assigned by the call. A field only ever given values the class cannot
 // own (another object's member) is not owning, even where a method releases it; nor is
 // one the method that stores a new value disposes again (`using (_out = ..) { .. }`),
-// nor one a method also returns on every path (`return Current = new Tx(this);`): the
-// caller owns the value and the field only tracks it; a method that returns the field
-// also when it did not create it (a cache) keeps it.
-// cases: 26
+// nor one a method also returns on every path (`return Current = new Tx(this);`) when
+// something else clears it without disposing it (the transaction, a disposal callback):
+// the caller owns the value and the field only tracks it. A field nothing lets go, or
+// one a method returns also when it did not create it (a cache), keeps its value.
+// cases: 27
 using System;
 using System.IO;
 
@@ -448,15 +449,36 @@ public sealed class Connection : IDisposable
     }
 }
 
+public sealed class Scope : IDisposable
+{
+    private readonly Action _onDispose;
+
+    public Scope(Action onDispose) => _onDispose = onDispose;
+
+    public void Dispose() => _onDispose();
+}
+
 public sealed class ScopeTracker
 {
-    private Stream? _current;
+    private Scope? _current;
 
-    // CASE: stored, then returned through the field on every path: the caller owns it.
+    // CASE: stored, then returned through the field on every path, and the scope's
+    // disposal callback clears the field: the caller owns it, the field tracks it.
+    public Scope Begin()
+    {
+        _current = new Scope(() => _current = null);
+        return _current;
+    }
+}
+
+public sealed class StreamKeeper
+{
+    private Stream? _last; // expect: RLC0003
+
+    // CASE: returned, but nothing else ever lets the field go: the object keeps it.
     public Stream Open(string path)
     {
-        _current = File.OpenRead(path);
-        return _current;
+        return _last = File.OpenRead(path); // expect: RLC0004
     }
 }
 

@@ -28,7 +28,9 @@ use rustc_hash::FxHashSet;
 
 use crate::cfg;
 use crate::facts::Definitions;
-use crate::ir::{Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
+use crate::ir::{
+    Bodies, Body, BodyKind, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
+};
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
 use crate::program::{
@@ -41,7 +43,12 @@ pub(super) const RULE: InferRule = InferRule::BorrowedReturn;
 
 /// The span of the first return of a borrowed value, when `body`'s method
 /// qualifies and every value it returns is borrowed.
-pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Option<Span> {
+pub(super) fn evidence(
+    p: &Program,
+    types: &MustCallTypes,
+    body: &Body,
+    tracking: &FxHashSet<FieldId>,
+) -> Option<Span> {
     let md = p.get_method(body.method?)?;
     if !candidate(md) || body.is_iterator {
         return None;
@@ -50,7 +57,7 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
         None => true,
         Some(t) => p.well_known.object == Some(t),
     };
-    if tracks_what_it_returns(p, body) {
+    if tracks_what_it_returns(p, body, tracking) {
         return None;
     }
     // A task's declared type says nothing of what awaiting it gives; the
@@ -81,10 +88,10 @@ pub(super) fn evidence(p: &Program, types: &MustCallTypes, body: &Body) -> Optio
     first.map(|n| body.node(n).span)
 }
 
-/// Whether the method creates a value, stores it into a field of `this` that
-/// no method of the program disposes, and returns it on every path (`return
-/// Current = new Tx(this);`): the caller owns it, and the field only tracks it.
-fn tracks_what_it_returns(p: &Program, body: &Body) -> bool {
+/// Whether the method creates a value, stores it into a tracking field of
+/// `this` that no method of the program disposes, and returns it on every
+/// path (`return Current = new Tx(this);`): the caller owns it.
+fn tracks_what_it_returns(p: &Program, body: &Body, tracking: &FxHashSet<FieldId>) -> bool {
     let this = body.this_var();
     body.nodes.iter().enumerate().any(|(i, node)| {
         let Stmt::Store {
@@ -97,12 +104,43 @@ fn tracks_what_it_returns(p: &Program, body: &Body) -> bool {
         };
         *base == this
             && this.is_some()
+            && tracking.contains(f)
             && hands_back_stored(p, body, NodeId(i as u32), *f)
             && !p
                 .methods
                 .iter()
                 .any(|m| m.calls.iter().any(|c| c.target == Target::Field(*f)))
     })
+}
+
+/// Fields something other than their object's own methods empties without
+/// disposing what they hold: a transaction clearing its connection's
+/// `Current` (`_connection.Current = null;`), a scope's disposal callback
+/// (`() => Current = null`). Such a field tracks a value someone else owns.
+pub(super) fn tracking_fields(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId> {
+    let mut out = FxHashSet::default();
+    for body in bodies.iter() {
+        let closure = matches!(body.kind, BodyKind::Lambda | BodyKind::LocalFunction);
+        let disposes = || {
+            body.nodes.iter().any(|n| {
+                matches!(&n.stmt, Stmt::Call(c)
+                    if c.callee_name(p).is_some_and(|m| p.conventions.is_disposal_method(m)))
+            })
+        };
+        for node in &body.nodes {
+            if let Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                src: Operand::Const(Const::Null),
+            } = &node.stmt
+                && (Some(*b) != body.this_var() || closure)
+                && !disposes()
+            {
+                out.insert(*f);
+            }
+        }
+    }
+    out
 }
 
 /// Whether the store into `this.f` at `n` is of a value the method created

@@ -50,8 +50,10 @@ pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
         body_of: FxHashMap::default(),
         withdrawn: FxHashSet::default(),
         type_tested: FxHashSet::default(),
+        tracking: FxHashSet::default(),
     };
     st.type_tested = disposed_through_type_test(&st.p, bodies);
+    st.tracking = borrowed_return::tracking_fields(&st.p, bodies);
     for (id, b) in bodies.enumerate() {
         if let Some(m) = b.method {
             st.body_of.entry(m).or_insert(id);
@@ -169,6 +171,9 @@ pub(super) struct State {
     /// Fields disposed through a type test (`disposed_through_type_test`); the
     /// bodies do not change between rounds.
     type_tested: FxHashSet<FieldId>,
+    /// Fields that only track a value someone else owns
+    /// ([`borrowed_return::tracking_fields`]).
+    tracking: FxHashSet<FieldId>,
 }
 
 /// Whether body `id` assigns its parameter `i`.
@@ -832,7 +837,8 @@ impl State {
                     // callees a value the method itself disposes.
                     let pf = pf.get_or_insert_with(|| ProgramFacts::new(&self.p, bodies));
                     if !disposed_after_store(pf, id, *n, *f)
-                        && !borrowed_return::hands_back_stored(&self.p, body, *n, *f)
+                        && !(self.tracking.contains(f)
+                            && borrowed_return::hands_back_stored(&self.p, body, *n, *f))
                     {
                         found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
                     }
@@ -1302,7 +1308,7 @@ impl State {
                 for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
                     own.out_params.insert((m, i), span);
                 }
-                if let Some(span) = borrowed_return::evidence(&self.p, types, body) {
+                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking) {
                     own.returns.insert(m, span);
                 }
                 continue;
@@ -1313,7 +1319,7 @@ impl State {
                     Ownership::NotOwning(inferred(rule, span));
                 self.record(SpecTarget::Param(m, i), InferredAttr::NotOwning, rule, span);
             }
-            let Some(span) = borrowed_return::evidence(&self.p, types, body) else {
+            let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking) else {
                 continue;
             };
             self.set_not_owning_return(m, borrowed_return::RULE, span);

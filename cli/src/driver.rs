@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use rlc_core::infer::{Inference, infer, infer_into};
+use rlc_core::infer::{Inference, Scope, infer_into};
 use rlc_core::ir::BodyId;
 use rlc_core::rules::{self, RuleId, rlc9004_internal_error};
 use rlc_core::rules::{Diagnostic, Severity};
@@ -248,24 +248,33 @@ fn analyze(
     let t = Instant::now();
     progress.phase("resolve + lower", None);
     // The projects' first compilations, then the others (see
-    // `rlc_csharp::frameworks`): lower the files each analyses.
-    let mut parts: Vec<Lowered> = loaded
+    // `rlc_csharp::frameworks`): lower the files each analyses, whose
+    // declarations its inference decides.
+    let scopes: Vec<Scope> = loaded
         .stages
         .iter()
         .map(|stage| {
-            lower_where(&loaded.index, |file| {
-                loaded.is_analysed(file)
-                    && matches!(loaded.index.files[file.0 as usize].origin,
-                        rlc_csharp::index::Origin::Project(c) if stage.contains(&c))
-            })
+            let files = (0..loaded.index.files.len() as u32).map(FileId);
+            Scope::files(
+                files
+                    .filter(|&file| {
+                        loaded.is_analysed(file)
+                            && matches!(loaded.index.files[file.0 as usize].origin,
+                            rlc_csharp::index::Origin::Project(c) if stage.contains(&c))
+                    })
+                    .collect(),
+            )
         })
+        .collect();
+    let mut parts: Vec<Lowered> = scopes
+        .iter()
+        .map(|scope| lower_where(&loaded.index, |file| scope.has_file(file)))
         .collect();
     // What the bodies state about ownership that the declarations do not
     // (as `lower_all` does), then the same for the declarations-only twins
     // of the constructors and fields it was derived for.
-    for part in &parts {
-        rlc_core::derive_from_bodies(&mut loaded.index.program, &part.bodies);
-    }
+    let bodies: Vec<&rlc_core::ir::Bodies> = parts.iter().map(|p| &p.bodies).collect();
+    rlc_core::derive_from_bodies(&mut loaded.index.program, &bodies);
     seed_ownership_flags(&mut loaded);
     for part in &mut parts {
         rlc_core::setters::inline_storing_setters(&mut loaded.index.program, &mut part.bodies);
@@ -282,13 +291,19 @@ fn analyze(
     }
     let mut lowered = Lowered::default();
     let mut inference: Option<Inference> = None;
-    for (stage, part) in loaded.stages.iter().zip(parts) {
+    for ((stage, part), scope) in loaded.stages.iter().zip(parts).zip(&scopes) {
         if opts.infer {
             inference = Some(match inference.take() {
                 // The first compilations have nothing to seed.
-                None if keep_declared => infer(&loaded.index.program, &part.bodies),
-                None => infer_into(std::mem::take(&mut loaded.index.program), &part.bodies),
-                Some(before) => infer_later(before, &loaded, stage, &part.bodies),
+                None if keep_declared => {
+                    infer_into(loaded.index.program.clone(), &part.bodies, scope)
+                }
+                None => infer_into(
+                    std::mem::take(&mut loaded.index.program),
+                    &part.bodies,
+                    scope,
+                ),
+                Some(before) => infer_later(before, &loaded, stage, &part.bodies, scope),
             });
         }
         lowered.append(part);
@@ -368,6 +383,7 @@ fn infer_later(
     loaded: &Loaded,
     stage: &[u32],
     bodies: &rlc_core::ir::Bodies,
+    scope: &Scope,
 ) -> Inference {
     let Inference {
         mut program,
@@ -375,9 +391,9 @@ fn infer_later(
         rounds,
     } = before;
     seed(&mut program, loaded, stage);
-    let mut now = infer_into(program, bodies);
+    let mut now = infer_into(program, bodies, scope);
     if seed(&mut now.program, loaded, stage) > 0 {
-        let mut again = infer_into(now.program, bodies);
+        let mut again = infer_into(now.program, bodies, scope);
         now.specs.append(&mut again.specs);
         now.program = again.program;
         now.rounds += again.rounds;

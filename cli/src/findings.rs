@@ -84,8 +84,28 @@ pub struct Reported {
 
 /// Where a diagnostic is, for merging: rule, file and range. Not the
 /// project: a file compiled into several projects (a linked file) has each
-/// finding once.
+/// finding once. A leak only on exceptional paths is a leak: an allocation
+/// that one build leaks on every path and another only on exceptional
+/// paths is one finding, the stronger one ([`strongest`]).
 type Place = (RuleId, PathBuf, u32, u32);
+
+fn place_rule(rule: RuleId) -> RuleId {
+    match rule {
+        RuleId::ResourceLeakOnException => RuleId::ResourceLeak,
+        other => other,
+    }
+}
+
+/// The diagnostic a group is reported as: a leak on every path over one
+/// only on exceptional paths, else the first.
+fn strongest<'a>(
+    mut members: impl Iterator<Item = &'a Diagnostic> + Clone,
+) -> Option<&'a Diagnostic> {
+    members
+        .clone()
+        .find(|d| d.rule == RuleId::ResourceLeak)
+        .or_else(|| members.next())
+}
 
 /// The diagnostics at one place, each with what suppresses it, if anything.
 type Group = Vec<(Diagnostic, Option<suppress::Suppression>)>;
@@ -105,7 +125,7 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
             .file(span.file)
             .map(|(p, _)| p.to_path_buf())
             .unwrap_or_default();
-        let place = (d.rule, path, span.start, span.end);
+        let place = (place_rule(d.rule), path, span.start, span.end);
         let i = *group_of.entry(place.clone()).or_insert_with(|| {
             groups.push((place, Vec::new()));
             groups.len() - 1
@@ -118,12 +138,12 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
     for (_, members) in groups {
         let (kept, suppressed): (Vec<_>, Vec<_>) =
             members.into_iter().partition(|(_, m)| m.is_none());
-        let Some((first, _)) = kept.first() else {
+        if kept.is_empty() {
             if let Some((_, Some(suppression))) = suppressed.first() {
                 out.suppressed.sources.add(*suppression);
             }
             continue;
-        };
+        }
         // The projects that have it, each with the files it was reported in
         // (one per build).
         let mut projects: Vec<(Option<u32>, Vec<FileId>)> = Vec::new();
@@ -136,17 +156,15 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
             }
         }
         // Production code when any project that has it is.
-        let (mut diagnostic, test) = match projects
+        let in_production = projects
             .iter()
-            .find(|(p, files)| !is_test(run, *p, files[0]))
-        {
-            Some((_, files)) => (
-                kept.iter()
-                    .find(|(d, _)| d.primary.span.file == files[0])
-                    .map_or_else(|| first.clone(), |(d, _)| d.clone()),
-                false,
-            ),
-            None => (first.clone(), true),
+            .find(|(p, files)| !is_test(run, *p, files[0]));
+        let test = in_production.is_none();
+        let members = kept.iter().map(|(d, _)| d).filter(|d| {
+            in_production.is_none_or(|(_, files)| files.contains(&d.primary.span.file))
+        });
+        let Some(mut diagnostic) = strongest(members).cloned() else {
+            continue;
         };
         if test {
             match test_code.cap(diagnostic.severity) {

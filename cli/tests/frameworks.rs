@@ -327,3 +327,152 @@ fn a_project_with_one_framework_calls_the_build_for_that_framework() {
         assert_eq!(together, findings, "{framework} checked with the others");
     }
 }
+
+/// `file:line rule` per finding of a `check --format json` run in `dir`,
+/// leaving out project notes.
+fn leaks(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["check", ".", "--format", "json"];
+    all.extend_from_slice(args);
+    let run = rlc(dir, &all);
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] != "RLC9002")
+        .map(|f| {
+            format!(
+                "{}:{} {}",
+                f["file"].as_str().unwrap_or("?").replace('\\', "/"),
+                f["line"],
+                f["rule"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+/// A file that differs between net472 and net6.0, so that each framework is
+/// its own compilation.
+const FLAVOUR: &str = "public static class Flavour\n{\n\
+                       #if NET6_0_OR_GREATER\n    public const int Value = 6;\n\
+                       #else\n    public const int Value = 4;\n\
+                       #endif\n}\n";
+
+const TWO_FRAMEWORKS: &str = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+                              <TargetFrameworks>net472;net6.0</TargetFrameworks>\
+                              </PropertyGroup></Project>";
+
+#[test]
+fn a_later_build_does_not_decide_the_fields_of_code_analysed_in_the_first() {
+    // `Node.cs` is the same in both builds, so net472 analyses it and net6.0
+    // has it as declarations only. `ChunkNode` disposes `_chunk` in the
+    // dispose hook its base's `Dispose()` calls, behind a flag, and lets it
+    // go in `Release` without disposing it there: the field is lent, in each
+    // build alone. The net6.0 inference, without those bodies, must not make
+    // it owning (which reported the field undisposed and the slice in `Copy`
+    // leaked, in no build of its own).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).expect("write fixture");
+    };
+    write("Lib.csproj", TWO_FRAMEWORKS);
+    write("Flavour.cs", FLAVOUR);
+    write(
+        "Node.cs",
+        "using System;\n\
+         public interface IChunk : IDisposable { IChunk Slice(); }\n\
+         public abstract class Node : IDisposable\n{\n\
+             public bool Closed { get; private set; }\n\
+             public void Dispose() { Dispose(true); }\n\
+             protected virtual void Dispose(bool disposing) { Closed = true; }\n\
+             protected virtual void Release() { }\n}\n\
+         public class ChunkNode : Node\n{\n\
+             private IChunk _chunk;\n\
+             public ChunkNode(IChunk chunk) { _chunk = chunk; }\n\
+             public ChunkNode Copy() { return new ChunkNode(_chunk.Slice()); }\n\
+             protected override void Dispose(bool disposing)\n    {\n\
+                 if (!Closed && disposing && _chunk != null) { _chunk.Dispose(); _chunk = null; }\n\
+                 base.Dispose(disposing);\n    }\n\
+             protected override void Release() { var c = _chunk; _chunk = null; c.Dispose(); }\n}\n",
+    );
+    for args in [
+        &[][..],
+        &["--framework", "net472"],
+        &["--framework", "net6.0"],
+    ] {
+        assert_eq!(leaks(dir.path(), args), Vec::<String>::new(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_method_called_from_a_later_build_is_no_construction_helper() {
+    // `Lib` is one compilation for both frameworks, inferred first; `App`
+    // (net6.0 only) references `Other`'s net6.0 compilation, so it is
+    // inferred after them. `Lib` calls `Open` only on a fresh engine, `App`
+    // on one it is given: in the net6.0 build `Open` overwrites an owning
+    // field, and checking both frameworks must report it as that run does.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write fixture");
+    };
+    write("Lib/Lib.csproj", TWO_FRAMEWORKS);
+    write(
+        "Lib/Engine.cs",
+        "using System;\nusing System.IO;\n\
+         public sealed class Engine : IDisposable\n{\n\
+             private Stream _log;\n\
+             public void Open(string path) { _log = File.Create(path); }\n\
+             public void Dispose() { _log?.Dispose(); }\n\
+             public static Engine Start(string path) { var e = new Engine(); e.Open(path); return e; }\n}\n",
+    );
+    write("Other/Other.csproj", TWO_FRAMEWORKS);
+    write("Other/Flavour.cs", FLAVOUR);
+    write(
+        "App/App.csproj",
+        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+         <TargetFramework>net6.0</TargetFramework></PropertyGroup><ItemGroup>\
+         <ProjectReference Include=\"../Lib/Lib.csproj\" />\
+         <ProjectReference Include=\"../Other/Other.csproj\" /></ItemGroup></Project>",
+    );
+    write(
+        "App/Program.cs",
+        "public static class Program\n{\n\
+             public static int Reopen(Engine engine, string path) { engine.Open(path); return Flavour.Value; }\n}\n",
+    );
+    let overwrite = vec!["Lib/Engine.cs:6 RLC0004".to_string()];
+    assert_eq!(leaks(dir.path(), &[]), overwrite);
+    assert_eq!(leaks(dir.path(), &["--framework", "net6.0"]), overwrite);
+    assert_eq!(
+        leaks(dir.path(), &["--framework", "net472"]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn an_allocation_the_builds_leak_differently_is_one_finding() {
+    // net472 never disposes the stream, net6.0 only misses it when
+    // `ReadByte` throws: one finding, the leak on every path, which every
+    // build has in some form.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).expect("write fixture");
+    };
+    write("Lib.csproj", TWO_FRAMEWORKS);
+    write(
+        "Use.cs",
+        "using System.IO;\n\
+         public static class Use\n{\n\
+             public static void Run(string path)\n    {\n\
+                 var s = File.OpenRead(path);\n\
+                 try { s.ReadByte(); } catch (IOException) { throw; }\n\
+         #if NET6_0_OR_GREATER\n        s.Dispose();\n\
+         #endif\n    }\n}\n",
+    );
+    let (net472, net6) = (["Use.cs:6 RLC0001"], ["Use.cs:6 RLC0002"]);
+    assert_eq!(leaks(dir.path(), &["--framework", "net472"]), net472);
+    assert_eq!(leaks(dir.path(), &["--framework", "net6.0"]), net6);
+    assert_eq!(leaks(dir.path(), &[]), net472);
+}

@@ -43,7 +43,8 @@ struct Site {
 /// (`base.StartAsync(ct)`, or once on a fresh object), and the helpers only
 /// they and construction call on `this`; and the fields construction may
 /// already have filled for them ([`crate::program::FieldDef::set_in_construction`]).
-pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
+/// `parts` are all the program's bodies, lowered apart: every call counts.
+pub fn derive_construction_helpers(program: &mut Program, parts: &[&Bodies]) {
     // What a call of each method may run: itself, or each implementation.
     let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
     for (i, md) in program.methods.iter().enumerate() {
@@ -84,7 +85,10 @@ pub fn derive_construction_helpers(program: &mut Program, bodies: &Bodies) {
     // fields it stores into and the methods it may run.
     let mut this_stores: FxHashMap<MethodId, Vec<FieldId>> = FxHashMap::default();
     let mut this_calls: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
-    for body in bodies.iter() {
+    for (bodies, body) in parts
+        .iter()
+        .flat_map(|b| b.iter().map(move |body| (*b, body)))
+    {
         let this = body.this_var();
         let defs = Definitions::of(body);
         let caller = body.method.and_then(|c| program.get_method(c));

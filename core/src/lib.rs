@@ -51,18 +51,25 @@ pub use checker::{Checker, check_program};
 pub use options::{CheckOptions, ExceptionModel};
 pub use span::{FileId, Span};
 
-/// Derives into `program` what `bodies` state about ownership that the
+/// Derives into `program` what the bodies state about ownership that the
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, methods that never return, methods a type's
 /// `Dispose()` delegates to, construction helpers, field guards, the
 /// parameters a method opens again and the `out` parameters it leaves empty
-/// when it returns `false`.
-pub fn derive_from_bodies(program: &mut program::Program, bodies: &ir::Bodies) {
-    ownership::derive_ownership_flags(program, bodies);
-    never_returns::derive(program, bodies);
-    must_call::derive_delegated_disposal(program, bodies);
-    construction::derive_construction_helpers(program, bodies);
-    field_guards::derive(program, bodies);
-    reopens::derive(program, bodies);
-    unset_outs::derive(program, bodies);
+/// when it returns `false`. The bodies come in `parts` (lowered apart, one per
+/// stage of target frameworks); whether a method is only called in
+/// construction is read off the calls of all of them, as a method of one
+/// part may be called from code of a later one.
+pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies]) {
+    for bodies in parts {
+        ownership::derive_ownership_flags(program, bodies);
+        never_returns::derive(program, bodies);
+        must_call::derive_delegated_disposal(program, bodies);
+    }
+    construction::derive_construction_helpers(program, parts);
+    for bodies in parts {
+        field_guards::derive(program, bodies);
+        reopens::derive(program, bodies);
+        unset_outs::derive(program, bodies);
+    }
 }

@@ -55,7 +55,11 @@ pub fn call_result_owning(program: &Program, call: &Call) -> bool {
 /// resource (`SafeHandle(nint h, [OwnsIf(true)] bool ownsHandle)`), so the
 /// object owns a resource only when it holds.
 pub fn conditions_own_resource(md: &MethodDef) -> bool {
-    md.is_constructor() && md.ownership_condition.as_ref().is_some_and(|c| c.own_resource)
+    md.is_constructor()
+        && md
+            .ownership_condition
+            .as_ref()
+            .is_some_and(|c| c.own_resource)
 }
 
 /// Whether the object a `new` (or `base(..)`) call makes owns nothing: its
@@ -323,12 +327,9 @@ fn chain_ownership_conditions(program: &mut Program, bodies: &Bodies) {
         let mut borrowed: Vec<crate::program::MethodId> = Vec::new();
         for body in bodies.iter() {
             let Some(m) = body.method else { continue };
-            if program
-                .get_method(m)
-                .is_none_or(|md| {
-                    !md.is_constructor() || md.ownership_condition.is_some() || md.makes_borrowed
-                })
-            {
+            if program.get_method(m).is_none_or(|md| {
+                !md.is_constructor() || md.ownership_condition.is_some() || md.makes_borrowed
+            }) {
                 continue;
             }
             for node in &body.nodes {

@@ -644,7 +644,11 @@ impl Program {
         std::iter::once(md.owner)
             .chain(self.ancestors(md.owner))
             .find_map(|t| {
-                let f = self.get_ty(t)?.fields.iter().find(|f| self.field(**f).name == name)?;
+                let f = self
+                    .get_ty(t)?
+                    .fields
+                    .iter()
+                    .find(|f| self.field(**f).name == name)?;
                 self.field(*f).released_if
             })
     }

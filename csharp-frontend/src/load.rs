@@ -865,7 +865,7 @@ pub struct InternalError {
 /// for a store.
 pub fn lower_all(index: &mut Index) -> Lowered {
     let mut out = lower_where(index, |_| true);
-    rlc_core::derive_from_bodies(&mut index.program, &out.bodies);
+    rlc_core::derive_from_bodies(&mut index.program, &[&out.bodies]);
     rlc_core::setters::inline_storing_setters(&mut index.program, &mut out.bodies);
     rlc_core::never_returns::cut_calls(&index.program, &mut out.bodies);
     out

@@ -164,9 +164,9 @@ pub(super) fn hands_back_stored(p: &Program, body: &Body, n: NodeId, f: FieldId)
     }
     let defs = Definitions::of(body);
     let stored = defs.copied_from(body, *v);
-    let created = defs.single(stored).is_some_and(|d| {
-        matches!(&body.node(d).stmt, Stmt::Call(call) if call_result_owning(p, call))
-    });
+    let created = defs.single(stored).is_some_and(
+        |d| matches!(&body.node(d).stmt, Stmt::Call(call) if call_result_owning(p, call)),
+    );
     let this = body.this_var();
     let is_stored = |r: VarId| {
         let r = defs.copied_from(body, r);

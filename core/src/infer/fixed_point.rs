@@ -21,8 +21,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::evidence::{Evidence, evidence};
 use super::{
-    Inference, InferredAttr, InferredSpec, SpecTarget, borrowed_return, creates_must_call_for,
-    no_obligation,
+    Inference, InferredAttr, InferredSpec, Scope, SpecTarget, borrowed_return,
+    creates_must_call_for, no_obligation,
 };
 use crate::consistency::{
     Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, verify,
@@ -43,9 +43,10 @@ use crate::span::Span;
 /// finitely many, so this only guards against a bug.
 const MAX_ROUNDS: u32 = 64;
 
-pub(super) fn run(program: Program, bodies: &Bodies) -> Inference {
+pub(super) fn run(program: Program, bodies: &Bodies, scope: &Scope) -> Inference {
     let mut st = State {
         p: program,
+        scope,
         specs: Vec::new(),
         body_of: FxHashMap::default(),
         withdrawn: FxHashSet::default(),
@@ -161,8 +162,10 @@ fn reads_any(body: &Body, methods: &FxHashSet<MethodId>) -> bool {
         })
 }
 
-pub(super) struct State {
+pub(super) struct State<'s> {
     pub p: Program,
+    /// The classes whose fields and obligations this run decides.
+    scope: &'s Scope,
     pub specs: Vec<InferredSpec>,
     /// The body of each method.
     pub body_of: FxHashMap<MethodId, BodyId>,
@@ -402,7 +405,7 @@ fn always_passes(body: &Body, through: &[NodeId]) -> bool {
     true
 }
 
-impl State {
+impl State<'_> {
     fn record(&mut self, target: SpecTarget, attr: InferredAttr, rule: InferRule, evidence: Span) {
         self.specs.push(InferredSpec {
             target,
@@ -759,10 +762,10 @@ impl State {
     ) {
         let mut found: Vec<(FieldId, Span, InferRule)> = Vec::new();
         let tested = &self.type_tested;
+        let scope = self.scope;
         let candidate = |p: &Program, f: FieldId| {
             let fd = p.field(f);
-            p.get_ty(fd.owner)
-                .is_some_and(|t| t.declared_in == DeclaredIn::Source)
+            scope.decides_field(p, f)
                 && fd.ownership == Ownership::Default
                 && !fd.is_static
                 && (types.of_value(&fd.ty).is_some() || tested.contains(&f))
@@ -860,7 +863,7 @@ impl State {
         for t in 0..self.p.types.len() {
             let tid = TypeId(t as u32);
             let ty = &self.p.types[t];
-            if ty.declared_in != DeclaredIn::Source
+            if !self.scope.decides_type(&self.p, tid)
                 || ty.kind == TypeKind::Interface
                 || ty.is_static
             {
@@ -1308,7 +1311,8 @@ impl State {
                 for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
                     own.out_params.insert((m, i), span);
                 }
-                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking) {
+                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking)
+                {
                     own.returns.insert(m, span);
                 }
                 continue;
@@ -1369,11 +1373,18 @@ impl State {
                     None => own.returns_nothing.contains(&i).then_some(None),
                 }
             };
-            if md.ret_ownership == Ownership::Default
-                && md.ret_must_call_alias.is_none()
-                && let Some(span) = all(own.returns.get(&m).copied(), &returned)
-            {
-                returns.push((m, span));
+            // The base lends: found now, or inferred before (in an earlier
+            // stage of target frameworks, or for the twin it stands for).
+            let lent = match &md.ret_ownership {
+                Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => Some(*evidence),
+                Ownership::Default if md.ret_must_call_alias.is_none() => {
+                    let span = all(own.returns.get(&m).copied(), &returned);
+                    returns.extend(span.map(|span| (m, span)));
+                    span
+                }
+                _ => None,
+            };
+            if let Some(span) = lent {
                 // Overrides that hand out nothing take the base's spec, which
                 // RLC0008 asks them to keep.
                 let nothing = impls.iter().filter(|i| {

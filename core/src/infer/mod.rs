@@ -16,11 +16,12 @@ mod evidence;
 mod fixed_point;
 mod no_obligation;
 
+use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::ir::Bodies;
-use crate::program::{FieldId, InferRule, MethodId, Program, TypeId};
-use crate::span::Span;
+use crate::program::{DeclaredIn, FieldId, InferRule, MethodId, Program, TypeId};
+use crate::span::{FileId, Span};
 
 /// Which declaration an inferred attribute goes on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -88,15 +89,66 @@ pub struct Inference {
     pub rounds: u32,
 }
 
-/// Infers specifications for `program` from its bodies.
-pub fn infer(program: &Program, bodies: &Bodies) -> Inference {
-    fixed_point::run(program.clone(), bodies)
+/// The classes an inference run decides the fields and obligations of: all,
+/// or those declared in the files whose code it analyses. Whether a class
+/// owns a field, and so which method must dispose it, is read off the
+/// class's own bodies (a method that lets the field go without disposing
+/// it makes it lent): a run over some of a program's compilations (a stage
+/// of target frameworks) does not have the others' bodies, and must not
+/// take their absence for evidence. Those classes are decided where they
+/// are analysed, or get the specifications of the twin they stand for.
+/// (What is read off other declarations' specifications, such as an
+/// abstract method's from its implementations', any run decides: a later
+/// stage may hold implementations.)
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// None: every file.
+    files: Option<FxHashSet<FileId>>,
 }
 
-/// [`infer`] adding to `program` itself, for a caller that no longer needs
-/// it as it was (one spec table less in memory).
-pub fn infer_into(program: Program, bodies: &Bodies) -> Inference {
-    fixed_point::run(program, bodies)
+impl Scope {
+    /// The declarations of `files`.
+    pub fn files(files: FxHashSet<FileId>) -> Scope {
+        Scope { files: Some(files) }
+    }
+
+    /// Whether declarations of `file` are in scope.
+    pub fn has_file(&self, file: FileId) -> bool {
+        self.files.as_ref().is_none_or(|f| f.contains(&file))
+    }
+
+    /// Whether a declaration at `span` is in scope; one without a place in
+    /// the source has no twin, and is decided wherever it is seen.
+    fn has(&self, span: Option<Span>) -> bool {
+        span.is_none_or(|s| self.has_file(s.file))
+    }
+
+    /// Whether the run decides source type `t` (a part of it is in scope).
+    pub(crate) fn decides_type(&self, p: &Program, t: TypeId) -> bool {
+        p.get_ty(t).is_some_and(|d| {
+            d.declared_in == DeclaredIn::Source
+                && (self.has(d.span) || d.decl_spans.iter().any(|s| self.has(Some(*s))))
+        })
+    }
+
+    /// Whether the run decides field `f` of a source type.
+    pub(crate) fn decides_field(&self, p: &Program, f: FieldId) -> bool {
+        let d = p.field(f);
+        self.has(d.span)
+            && p.get_ty(d.owner)
+                .is_some_and(|t| t.declared_in == DeclaredIn::Source)
+    }
+}
+
+/// Infers specifications for the whole of `program` from its bodies.
+pub fn infer(program: &Program, bodies: &Bodies) -> Inference {
+    fixed_point::run(program.clone(), bodies, &Scope::default())
+}
+
+/// Infers specifications for the declarations in `scope` from `bodies`,
+/// adding to `program` itself (one spec table less in memory).
+pub fn infer_into(program: Program, bodies: &Bodies, scope: &Scope) -> Inference {
+    fixed_point::run(program, bodies, scope)
 }
 
 #[cfg(test)]

@@ -61,8 +61,9 @@ impl Lowerer<'_> {
                     }
                 };
                 // `x == default` of a reference is `x == null`.
-                let tested =
-                    tested_against(&|e| matches!(e, Expr::Literal(Literal::Null) | Expr::Default(_)));
+                let tested = tested_against(&|e| {
+                    matches!(e, Expr::Literal(Literal::Null) | Expr::Default(_))
+                });
                 // `flag != 0` tests an integer flag as `flag` tests a `bool`
                 // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
                 let zero_tested = tested_against(&|e| matches!(e, Expr::Literal(Literal::Int(0))));

@@ -837,12 +837,12 @@ impl State<'_> {
                     && !found.iter().any(|(g, ..)| g == f)
                 {
                     // `using (_out = File.Create(p)) { .. }`: the field only lends
-                    // callees a value the method itself disposes.
+                    // callees a value the method itself disposes; `return Current
+                    // = new Tx(this)`: it tracks a value the caller owns.
                     let pf = pf.get_or_insert_with(|| ProgramFacts::new(&self.p, bodies));
-                    if !disposed_after_store(pf, id, *n, *f)
-                        && !(self.tracking.contains(f)
-                            && borrowed_return::hands_back_stored(&self.p, body, *n, *f))
-                    {
+                    let handed_back = self.tracking.contains(f)
+                        && borrowed_return::hands_back_stored(&self.p, body, *n, *f);
+                    if !handed_back && !disposed_after_store(pf, id, *n, *f) {
                         found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
                     }
                 }

@@ -1015,8 +1015,9 @@ fn referenced_types(
     let read: Vec<Result<crate::metadata::Assembly, String>> = paths
         .par_iter()
         .map(|p| {
-            let bytes = std::fs::read(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
-            crate::metadata::read(bytes).map_err(|e| {
+            let mut file =
+                std::fs::File::open(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
+            crate::metadata::read(&mut file).map_err(|e| {
                 format!("cannot read the assembly's metadata: {e}; its types stay unknown")
             })
         })

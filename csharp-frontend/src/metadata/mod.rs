@@ -17,6 +17,7 @@ mod reader;
 mod sig;
 pub mod stubs;
 
+use std::io::{Read, Seek};
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
@@ -44,8 +45,9 @@ use sig::{SigReader, attr_args, type_key};
 #[derive(Clone, Debug, Default)]
 pub struct Assembly {
     pub types: Vec<MetaType>,
-    /// The file's bytes, read whole (the workspace forbids the `unsafe` of a
-    /// memory map), and what decoding members needs besides the rows.
+    /// The metadata root's bytes, read from the file (the workspace forbids
+    /// the `unsafe` of a memory map), and what decoding members needs
+    /// besides the rows.
     bytes: Vec<u8>,
     surface: Surface,
     members: Vec<OnceLock<Vec<MetaMember>>>,
@@ -213,9 +215,10 @@ struct Reader<'t, 'a> {
     s: &'t Surface,
 }
 
-/// Reads the public types of an assembly from its file's bytes; their
-/// members wait for [`Assembly::members`].
-pub fn read(bytes: Vec<u8>) -> Result<Assembly, String> {
+/// Reads the public types of an assembly from its file (only its headers
+/// and metadata); their members wait for [`Assembly::members`].
+pub fn read(file: &mut (impl Read + Seek)) -> Result<Assembly, String> {
+    let bytes = reader::metadata_of(file)?;
     let tables = Tables::read(&bytes)?;
     let t = &tables;
     let mut method_owner = vec![0u32; t.rows(T::MethodDef) as usize + 1];
@@ -694,13 +697,15 @@ fn access(flags: u32) -> Option<Access> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
     const FIXTURE: &[u8] = include_bytes!("../../../cli/tests/fixtures/metadata/Acme.Client.dll");
 
     #[test]
     fn reads_types_members_signatures_and_spec_attributes() {
-        let asm = read(FIXTURE.to_vec()).unwrap();
+        let asm = read(&mut Cursor::new(FIXTURE)).unwrap();
         let keys: Vec<&str> = asm.types.iter().map(|t| t.key.as_str()).collect();
         assert!(keys.contains(&"Acme.Client.Connection"), "{keys:?}");
         let conn = asm
@@ -764,16 +769,16 @@ mod tests {
     fn every_truncation_is_an_error_not_a_panic() {
         for cut in 0..FIXTURE.len() {
             // Members too: a type's are decoded when asked for.
-            if let Ok(asm) = read(FIXTURE[..cut].to_vec()) {
+            if let Ok(asm) = read(&mut Cursor::new(&FIXTURE[..cut])) {
                 let members: usize = (0..asm.types.len()).map(|t| asm.members(t).len()).sum();
                 assert!(members < cut, "cut at {cut}");
             }
         }
         assert!(
-            read(FIXTURE[..0x300].to_vec())
+            read(&mut Cursor::new(&FIXTURE[..0x300]))
                 .unwrap_err()
                 .contains("truncated")
         );
-        assert!(read(b"MZ".to_vec()).is_err());
+        assert!(read(&mut Cursor::new(b"MZ")).is_err());
     }
 }

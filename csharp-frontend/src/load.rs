@@ -292,7 +292,7 @@ impl ModelFiles {
         for stub in stubs {
             let id = FileId(files.len() as u32);
             files.push(FileEntry {
-                source: SourceFile::new(id, stub.path, stub.text.as_str()),
+                source: SourceFile::new(id, stub.path, ""),
                 syntax: Arc::new(stub.syntax),
                 origin: Origin::Library,
             });
@@ -988,14 +988,14 @@ pub fn project_specs(ws: &crate::project::Workspace) -> Vec<ProjectSpec> {
 struct MetadataStubs {
     /// [`crate::metadata::METADATA_FILE`]`/<the assembly's file name>`.
     path: PathBuf,
-    text: String,
+    /// Declarations without text.
     syntax: FileSyntax,
 }
 
 /// Reads the builds' referenced assemblies (in parallel, each once) and
-/// declares the types the sources name, and what those need, as C#, one
-/// file per assembly; of the types the library model defines, only what
-/// the model lacks.
+/// declares the types the sources name, and what those need, one file per
+/// assembly; of the types the library model defines, only what the model
+/// lacks.
 fn referenced_types(
     projects: &[ProjectSpec],
     plan: &frameworks::Plan,
@@ -1015,8 +1015,9 @@ fn referenced_types(
     let read: Vec<Result<crate::metadata::Assembly, String>> = paths
         .par_iter()
         .map(|p| {
-            let bytes = std::fs::read(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
-            crate::metadata::read(bytes).map_err(|e| {
+            let mut file =
+                std::fs::File::open(p).map_err(|e| format!("cannot read the assembly: {e}"))?;
+            crate::metadata::read(&mut file).map_err(|e| {
                 format!("cannot read the assembly's metadata: {e}; its types stay unknown")
             })
         })
@@ -1046,15 +1047,13 @@ fn referenced_types(
     let syntax: Vec<&FileSyntax> = library.iter().map(|f| &*f.syntax).collect();
     let model = crate::metadata::stubs::model_types(&syntax);
     let refs: Vec<&crate::metadata::Assembly> = assemblies.iter().map(|(_, a)| a).collect();
-    let texts = crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model);
-    texts
-        .into_par_iter()
-        .map(|(a, text)| {
+    crate::metadata::stubs::generate(&refs, &|n: &str| names.contains(n), &model)
+        .into_iter()
+        .map(|(a, syntax)| {
             let name = assemblies[a].0.file_name().unwrap_or_default();
             MetadataStubs {
                 path: Path::new(crate::metadata::METADATA_FILE).join(name),
-                syntax: parse_file(&text, &ParseOptions::default()),
-                text,
+                syntax,
             }
         })
         .collect()

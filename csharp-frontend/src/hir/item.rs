@@ -397,6 +397,29 @@ pub struct Member {
 }
 
 impl Member {
+    /// A member of `kind` with nothing else: no name, type, parameters,
+    /// modifiers, attributes or body.
+    pub fn empty(kind: MemberKind) -> Member {
+        Member {
+            kind,
+            name: Name::default(),
+            type_params: Vec::new(),
+            constraints: Vec::new(),
+            ty: None,
+            params: Vec::new(),
+            modifiers: Modifiers::empty(),
+            attrs: Vec::new(),
+            return_attrs: Vec::new(),
+            explicit_interface: None,
+            body: None,
+            initializer: None,
+            accessors: Vec::new(),
+            range: TextRange::default(),
+            name_range: TextRange::default(),
+            has_error: false,
+        }
+    }
+
     /// An auto-property: a property whose accessors all lack bodies, in a non-interface,
     /// non-abstract declaration.
     pub fn is_auto_property(&self) -> bool {

@@ -2,8 +2,9 @@
 //! (never executed, never their IL): types with namespace, nesting, generic
 //! parameters, base type and interfaces; fields, properties, methods and
 //! constructors with their signatures; the spec attributes compiled into them.
-//! [`stubs`] writes the types the sources need as C# declarations, which the
-//! front end parses and indexes like the library model.
+//! [`stubs`] declares the types the sources need (their syntax, as parsed
+//! C# declarations would give it), which the front end indexes with the
+//! library model.
 //!
 //! Our own reader rather than a crate: `dotscope` (Apache-2.0) loads a whole
 //! assembly eagerly (3 s for mono's mscorlib), rejects mono's System.dll in
@@ -16,10 +17,12 @@ mod reader;
 mod sig;
 pub mod stubs;
 
+use std::io::{Read, Seek};
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
+use crate::hir::ConstValue;
 use reader::{Coded, T, Tables};
 pub use sig::{AttrArg, MethodSig, Sig};
 
@@ -42,8 +45,9 @@ use sig::{SigReader, attr_args, type_key};
 #[derive(Clone, Debug, Default)]
 pub struct Assembly {
     pub types: Vec<MetaType>,
-    /// The file's bytes, read whole (the workspace forbids the `unsafe` of a
-    /// memory map), and what decoding members needs besides the rows.
+    /// The metadata root's bytes, read from the file (the workspace forbids
+    /// the `unsafe` of a memory map), and what decoding members needs
+    /// besides the rows.
     bytes: Vec<u8>,
     surface: Surface,
     members: Vec<OnceLock<Vec<MetaMember>>>,
@@ -118,7 +122,7 @@ pub struct MetaParam {
     pub is_out: bool,
     pub is_in: bool,
     pub is_params: bool,
-    pub default: Option<String>,
+    pub default: Option<ConstValue>,
     pub attrs: Vec<MetaAttr>,
 }
 
@@ -211,9 +215,10 @@ struct Reader<'t, 'a> {
     s: &'t Surface,
 }
 
-/// Reads the public types of an assembly from its file's bytes; their
-/// members wait for [`Assembly::members`].
-pub fn read(bytes: Vec<u8>) -> Result<Assembly, String> {
+/// Reads the public types of an assembly from its file (only its headers
+/// and metadata); their members wait for [`Assembly::members`].
+pub fn read(file: &mut (impl Read + Seek)) -> Result<Assembly, String> {
+    let bytes = reader::metadata_of(file)?;
     let tables = Tables::read(&bytes)?;
     let t = &tables;
     let mut method_owner = vec![0u32; t.rows(T::MethodDef) as usize + 1];
@@ -595,20 +600,20 @@ impl Reader<'_, '_> {
         (params, ret_attrs)
     }
 
-    /// A parameter's default value as C#.
-    fn constant(&self, param: u32, ty: &Sig) -> String {
+    /// A parameter's default value.
+    fn constant(&self, param: u32, ty: &Sig) -> ConstValue {
         let value = self
             .s
             .constants
             .get(&param)
             .and_then(|&(kind, blob)| Some((kind, self.t.blob(blob)?)));
         match (value, ty) {
-            (Some((0x02, [b, ..])), _) => if *b != 0 { "true" } else { "false" }.into(),
+            (Some((0x02, [b, ..])), _) => ConstValue::Bool(*b != 0),
             (Some((0x08, b)), Sig::Keyword("int")) if b.len() == 4 => {
-                i32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string()
+                ConstValue::Int(i32::from_le_bytes([b[0], b[1], b[2], b[3]]).into())
             }
-            (Some((0x12, _)), _) => "null".into(),
-            _ => "default".into(),
+            (Some((0x12, _)), _) => ConstValue::Null,
+            _ => ConstValue::Other,
         }
     }
 
@@ -692,13 +697,15 @@ fn access(flags: u32) -> Option<Access> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
     const FIXTURE: &[u8] = include_bytes!("../../../cli/tests/fixtures/metadata/Acme.Client.dll");
 
     #[test]
     fn reads_types_members_signatures_and_spec_attributes() {
-        let asm = read(FIXTURE.to_vec()).unwrap();
+        let asm = read(&mut Cursor::new(FIXTURE)).unwrap();
         let keys: Vec<&str> = asm.types.iter().map(|t| t.key.as_str()).collect();
         assert!(keys.contains(&"Acme.Client.Connection"), "{keys:?}");
         let conn = asm
@@ -732,35 +739,46 @@ mod tests {
             .find(|t| t.key == "Acme.Client.ConnectionFactory")
             .unwrap();
         assert!(factory.is_abstract && factory.is_sealed, "a static class");
-        let texts = stubs::generate(
+        let files = stubs::generate(
             &[&asm],
             &|n| n == "Pool" || n == "Borrow",
             &Default::default(),
         );
-        assert_eq!(texts.len(), 1);
-        let (a, text) = &texts[0];
+        assert_eq!(files.len(), 1);
+        let (a, file) = &files[0];
         assert_eq!(*a, 0);
-        assert_eq!(text.matches(" class ").count(), 2, "{text}");
-        assert!(
-            text.contains("[NotOwning] public global::Acme.Client.Connection Borrow();"),
-            "{text}"
-        );
+        // `Pool` and the `Connection` its `Borrow` returns.
+        let names: Vec<&str> = file.types.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["Connection", "Pool"]);
+        assert_eq!(file.scope(file.types[1].scope).name, ["Acme", "Client"]);
+        let borrow = file.types[1].members.iter().find(|m| m.name == "Borrow");
+        let borrow = borrow.unwrap();
+        assert_eq!(borrow.attrs[0].name, "NotOwning");
+        assert_eq!(borrow.modifiers, crate::hir::Modifiers::PUBLIC);
+        let segments: Vec<&str> = match &borrow.ty {
+            Some(crate::hir::TypeRef::Path {
+                qualifier: Some(q),
+                segments,
+            }) if q == "global" => segments.iter().map(|s| s.name.as_str()).collect(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(segments, ["Acme", "Client", "Connection"]);
     }
 
     #[test]
     fn every_truncation_is_an_error_not_a_panic() {
         for cut in 0..FIXTURE.len() {
             // Members too: a type's are decoded when asked for.
-            if let Ok(asm) = read(FIXTURE[..cut].to_vec()) {
+            if let Ok(asm) = read(&mut Cursor::new(&FIXTURE[..cut])) {
                 let members: usize = (0..asm.types.len()).map(|t| asm.members(t).len()).sum();
                 assert!(members < cut, "cut at {cut}");
             }
         }
         assert!(
-            read(FIXTURE[..0x300].to_vec())
+            read(&mut Cursor::new(&FIXTURE[..0x300]))
                 .unwrap_err()
                 .contains("truncated")
         );
-        assert!(read(b"MZ".to_vec()).is_err());
+        assert!(read(&mut Cursor::new(b"MZ")).is_err());
     }
 }

@@ -5,6 +5,8 @@
 //! nothing is allocated from a count the file states before that count is
 //! checked against the file's size.
 
+use std::io::{Read, Seek, SeekFrom};
+
 /// The tables named by other tables' columns (Partition II, 22); [`schema`]
 /// lays out all of them by number.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -218,7 +220,7 @@ struct Table {
     cols: Vec<(usize, usize)>,
 }
 
-/// The metadata of one PE file, borrowed from its bytes.
+/// The metadata of one PE file, borrowed from its metadata root's bytes.
 #[derive(Debug)]
 pub struct Tables<'a> {
     strings: &'a [u8],
@@ -247,51 +249,66 @@ fn u64_at(d: &[u8], o: usize) -> Option<u64> {
     ))
 }
 
-/// The metadata root of a PE image (Partition II, 25.3.3).
-fn metadata_of(d: &[u8]) -> Result<&[u8], String> {
+/// The metadata root of a PE file (Partition II, 25.3.3), read from it with
+/// its headers and nothing else: an implementation assembly's IL and
+/// resources are nearly half of it, and copying them into fresh memory
+/// costs more than the reading that follows.
+pub fn metadata_of(file: &mut (impl Read + Seek)) -> Result<Vec<u8>, String> {
     let bad = |what: &str| format!("not a .NET assembly: {what}");
-    if d.get(0..2) != Some(b"MZ") {
+    let len = file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+    // `size` bytes at `offset`, if the file has them (checked before any
+    // allocation: the sizes are the file's word).
+    let mut at = |offset: usize, size: usize| -> Option<Vec<u8>> {
+        if offset.checked_add(size)? as u64 > len {
+            return None;
+        }
+        let mut buf = vec![0; size];
+        file.seek(SeekFrom::Start(offset as u64)).ok()?;
+        file.read_exact(&mut buf).ok()?;
+        Some(buf)
+    };
+    if at(0, 2).as_deref() != Some(b"MZ") {
         return Err(bad("no MZ header"));
     }
-    let pe = u32_at(d, 0x3c).ok_or_else(|| bad("truncated DOS header"))? as usize;
-    if d.get(pe..pe.saturating_add(4)) != Some(b"PE\0\0") {
-        return Err(bad("no PE signature"));
-    }
-    let sections = u16_at(d, pe + 6).ok_or_else(|| bad("truncated PE header"))? as usize;
-    let opt_size = u16_at(d, pe + 20).ok_or_else(|| bad("truncated PE header"))? as usize;
-    let opt = pe + 24;
-    let dirs = match u16_at(d, opt) {
-        Some(0x10b) => opt + 96,
-        Some(0x20b) => opt + 112,
+    let dos = at(0, 0x40).ok_or_else(|| bad("truncated DOS header"))?;
+    let pe = u32_at(&dos, 0x3c).ok_or_else(|| bad("truncated DOS header"))? as usize;
+    let head = at(pe, 24).filter(|h| h.starts_with(b"PE\0\0"));
+    let head = head.ok_or_else(|| bad("no PE signature"))?;
+    let sections = u16_at(&head, 6).ok_or_else(|| bad("truncated PE header"))? as usize;
+    let opt_size = u16_at(&head, 20).ok_or_else(|| bad("truncated PE header"))? as usize;
+    // The optional header, then the section table.
+    let d = at(pe + 24, opt_size + sections * 40).ok_or_else(|| bad("truncated PE header"))?;
+    let dirs = match u16_at(&d, 0) {
+        Some(0x10b) => 96,
+        Some(0x20b) => 112,
         _ => return Err(bad("unknown optional header")),
     };
     // The 15th data directory is the CLI header.
-    let cli_rva = u32_at(d, dirs + 14 * 8).ok_or_else(|| bad("truncated data directories"))?;
-    if cli_rva == 0 || dirs + 15 * 8 > opt + opt_size {
+    let cli_rva = u32_at(&d, dirs + 14 * 8).ok_or_else(|| bad("truncated data directories"))?;
+    if cli_rva == 0 || dirs + 15 * 8 > opt_size {
         return Err(bad("no CLI header (a native DLL)"));
     }
-    let first_section = opt + opt_size;
     let to_offset = |rva: u32| -> Option<usize> {
         (0..sections).find_map(|i| {
-            let s = first_section + i * 40;
-            let va = u32_at(d, s + 12)?;
-            let size = u32_at(d, s + 8)?.max(u32_at(d, s + 16)?);
-            let raw = u32_at(d, s + 20)?;
+            let s = opt_size + i * 40;
+            let va = u32_at(&d, s + 12)?;
+            let size = u32_at(&d, s + 8)?.max(u32_at(&d, s + 16)?);
+            let raw = u32_at(&d, s + 20)?;
             (rva >= va && rva - va < size).then(|| (rva - va) as usize + raw as usize)
         })
     };
     let cli = to_offset(cli_rva).ok_or_else(|| bad("CLI header outside every section"))?;
-    let md_rva = u32_at(d, cli + 8).ok_or_else(|| bad("truncated CLI header"))?;
-    let md_size = u32_at(d, cli + 12).ok_or_else(|| bad("truncated CLI header"))? as usize;
+    let cli = at(cli, 16).ok_or_else(|| bad("truncated CLI header"))?;
+    let md_rva = u32_at(&cli, 8).ok_or_else(|| bad("truncated CLI header"))?;
+    let md_size = u32_at(&cli, 12).ok_or_else(|| bad("truncated CLI header"))? as usize;
     let md = to_offset(md_rva).ok_or_else(|| bad("metadata outside every section"))?;
-    d.get(md..md.saturating_add(md_size))
+    at(md, md_size)
         .ok_or_else(|| "truncated: the metadata runs past the end of the file".to_string())
 }
 
 impl<'a> Tables<'a> {
-    /// Reads the metadata of a PE file's bytes.
-    pub fn read(file: &'a [u8]) -> Result<Tables<'a>, String> {
-        let md = metadata_of(file)?;
+    /// Reads the tables of a metadata root ([`metadata_of`]).
+    pub fn read(md: &'a [u8]) -> Result<Tables<'a>, String> {
         let truncated = || "truncated or corrupt metadata root".to_string();
         if u32_at(md, 0) != Some(0x424A_5342) {
             return Err("no metadata signature (BSJB)".into());

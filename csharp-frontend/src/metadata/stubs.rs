@@ -1,18 +1,20 @@
-//! Referenced assemblies' types as C# declarations, for the parser and the
-//! indexer: only the types the sources name (by simple name) and what their
-//! declarations need (enclosing types, bases, interfaces, member signatures),
-//! with the members the sources name or C# calls unnamed.
-//! A type the library model defines too is written as one more part of the
+//! Referenced assemblies' types as declarations' syntax ([`FileSyntax`]),
+//! for the indexer: only the types the sources name (by simple name) and
+//! what their declarations need (enclosing types, bases, interfaces, member
+//! signatures), with the members the sources name or C# calls unnamed.
+//! A type the library model defines too is declared as one more part of the
 //! model's declaration (an overlay): only the members, base and nested types
 //! the model lacks, without the metadata's type-level attributes, so the
 //! model's facts stand and the metadata completes the shape.
 
-use std::fmt::Write;
-
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::hir::{FileSyntax, MemberKind, Predefined, TypeDecl, TypeDeclId, TypeKind, TypeRef};
+use crate::hir::{
+    Accessor, AccessorKind, AttrValue, Attribute, AttributeArg, FileSyntax, Member, MemberKind,
+    Modifiers, Name, NamespaceScope, Param, ParamModifier, PathSegment, Predefined, ScopeId,
+    TextRange, TypeDecl, TypeDeclId, TypeKind, TypeParam, TypeRef, Variance,
+};
 
 use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam, MetaType, Sig};
 
@@ -289,17 +291,19 @@ fn keyword_type(k: &str) -> &str {
     }
 }
 
-/// The C# text of the types `wanted` selects from `assemblies` (by simple
-/// name), with the members it selects ([`used`]); those with a key in
-/// `model` as overlays of its declarations. The first assembly that
-/// defines a key wins. One text per assembly that declares any (with
-/// its index), so that each type's declaration says which assembly it is
-/// from.
+/// The declarations of the types `wanted` selects from `assemblies` (by
+/// simple name), with the members it selects ([`used`]); those with a key
+/// in `model` as overlays of its declarations. The first assembly that
+/// defines a key wins. One file per assembly that declares any (with its
+/// index), so that each type's declaration says which assembly it is from.
+/// Built as the parser builds the same declarations written in C#, but
+/// without text (ranges are empty): writing and parsing that C# was most
+/// of what reading the assemblies cost.
 pub fn generate(
     assemblies: &[&Assembly],
     wanted: &(dyn Fn(&str) -> bool + Sync),
     model: &FxHashMap<String, ModelType>,
-) -> Vec<(usize, String)> {
+) -> Vec<(usize, FileSyntax)> {
     let mut by_key: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
     for (a, asm) in assemblies.iter().enumerate() {
         for (t, ty) in asm.types.iter().enumerate() {
@@ -369,12 +373,11 @@ pub fn generate(
             );
         }
     }
-    // In parallel: writing decodes the members of the types not followed.
+    // In parallel: declaring decodes the members of the types not followed.
     assemblies
         .par_iter()
         .enumerate()
         .filter_map(|(a, asm)| {
-            let mut out = String::new();
             let mut nested: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
             let mut top = Vec::new();
             for t in 0..asm.types.len() {
@@ -386,20 +389,20 @@ pub fn generate(
                     None => top.push(t),
                 }
             }
+            let declarer = Declarer {
+                asm,
+                nested: &nested,
+                model,
+                wanted,
+            };
+            let mut file = FileSyntax {
+                scopes: vec![namespace(None, Vec::new())],
+                ..FileSyntax::default()
+            };
             for t in top {
-                let ty = &asm.types[t];
-                let ns = ty.key.rsplit_once('.').map_or("", |(ns, _)| ns);
-                let mut decl = String::new();
-                if write_type(asm, t, &nested, model, wanted, 0, &mut decl).is_none() {
-                    continue;
-                }
-                if ns.is_empty() {
-                    out.push_str(&decl);
-                } else {
-                    let _ = writeln!(out, "namespace {ns} {{\n{decl}}}");
-                }
+                declarer.declare(t, None, 0, &mut file);
             }
-            (!out.is_empty()).then_some((a, out))
+            (!file.types.is_empty()).then_some((a, file))
         })
         .collect()
 }
@@ -425,8 +428,8 @@ fn sig_keys(sig: &Sig, out: &mut Vec<String>) {
 /// C# calls without its name (constructors, indexers, operators, the
 /// members `using`, `foreach`, `await`, deconstruction, collection
 /// initializers, query expressions and string conversions call). Declaring
-/// only these keeps the assemblies' C# small: parsing it is most of what
-/// reading them costs.
+/// only these keeps out of the index the other members and the types only
+/// their signatures name.
 fn used(m: &MetaMember, wanted: &dyn Fn(&str) -> bool) -> bool {
     const UNNAMED: &[&str] = &[
         "Dispose",
@@ -497,19 +500,24 @@ fn member_keys(m: &MetaMember, out: &mut Vec<String>) {
     }
 }
 
-/// A metadata name as a C# identifier; `None` for names C# cannot spell
-/// (compiler-generated ones).
-fn ident(name: &str) -> Option<String> {
+/// A metadata name, if C# can spell it (a keyword with `@`, which the
+/// parser's names leave out); `None` for compiler-generated names.
+fn ident(name: &str) -> Option<Name> {
     let mut chars = name.chars();
     let first = chars.next()?;
-    if !(first.is_alphabetic() || first == '_') || !chars.all(|c| c.is_alphanumeric() || c == '_') {
-        return None;
+    ((first.is_alphabetic() || first == '_') && chars.all(|c| c.is_alphanumeric() || c == '_'))
+        .then(|| Name::new(name))
+}
+
+/// A namespace scope of the compilation unit (`parent`), or the unit itself.
+fn namespace(parent: Option<ScopeId>, name: Vec<Name>) -> NamespaceScope {
+    NamespaceScope {
+        parent,
+        name,
+        usings: Vec::new(),
+        extern_aliases: Vec::new(),
+        range: TextRange::default(),
     }
-    Some(if rlc_attributes::library::is_keyword(name) {
-        format!("@{name}")
-    } else {
-        name.to_string()
-    })
 }
 
 struct Ctx<'a> {
@@ -517,254 +525,294 @@ struct Ctx<'a> {
     method_params: &'a [String],
 }
 
-fn render(sig: &Sig, cx: &Ctx<'_>) -> Option<String> {
+fn simple(name: Name, args: Vec<TypeRef>) -> PathSegment {
+    PathSegment {
+        name,
+        args: args.into_boxed_slice(),
+    }
+}
+
+/// A signature's type as written `global::`-qualified; a pointer as `nint`,
+/// what is not decoded as `object`.
+fn type_ref(sig: &Sig, cx: &Ctx<'_>) -> Option<TypeRef> {
+    let param = |names: &[String], n: u32| {
+        let name = ident(names.get(n as usize)?)?;
+        Some(TypeRef::Path {
+            qualifier: None,
+            segments: Box::new([simple(name, Vec::new())]),
+        })
+    };
     Some(match sig {
-        Sig::Keyword(k) => (*k).to_string(),
+        Sig::Keyword(k) => TypeRef::Predefined(Predefined::from_keyword(k)?),
         Sig::Named { key, args } => {
             let (ns, rest) = match key.split('+').next().and_then(|top| top.rsplit_once('.')) {
                 Some((ns, _)) => (ns, &key[ns.len() + 1..]),
                 None => ("", key.as_str()),
             };
-            let mut s = String::from("global::");
-            if !ns.is_empty() {
-                s.push_str(ns);
-                s.push('.');
-            }
+            let mut segments: Vec<PathSegment> = ns
+                .split('.')
+                .filter(|s| !s.is_empty())
+                .map(|s| simple(Name::new(s), Vec::new()))
+                .collect();
             let mut args = args.iter();
-            for (i, seg) in rest.split('+').enumerate() {
-                if i > 0 {
-                    s.push('.');
-                }
+            for seg in rest.split('+') {
                 let (name, arity) = match seg.split_once('`') {
                     Some((n, a)) => (n, a.parse::<usize>().ok()?),
                     None => (seg, 0),
                 };
-                s.push_str(&ident(name)?);
-                if arity > 0 {
-                    let own: Vec<String> = args
-                        .by_ref()
-                        .take(arity)
-                        .map(|a| render(a, cx))
-                        .collect::<Option<_>>()?;
-                    if own.len() != arity {
-                        return None;
-                    }
-                    let _ = write!(s, "<{}>", own.join(", "));
+                let own: Vec<TypeRef> = args
+                    .by_ref()
+                    .take(arity)
+                    .map(|a| type_ref(a, cx))
+                    .collect::<Option<_>>()?;
+                if own.len() != arity {
+                    return None;
                 }
+                segments.push(simple(ident(name)?, own));
             }
-            s
+            TypeRef::Path {
+                qualifier: Some(Name::new_inline("global")),
+                segments: segments.into_boxed_slice(),
+            }
         }
-        Sig::TypeParam(n) => ident(cx.type_params.get(*n as usize)?)?,
-        Sig::MethodParam(n) => ident(cx.method_params.get(*n as usize)?)?,
-        Sig::Array(e, rank) => format!("{}[{}]", render(e, cx)?, ",".repeat(*rank as usize - 1)),
-        Sig::Pointer(_) => "nint".to_string(),
-        Sig::ByRef(e) => render(e, cx)?,
-        Sig::Unsupported => "object".to_string(),
+        Sig::TypeParam(n) => param(cx.type_params, *n)?,
+        Sig::MethodParam(n) => param(cx.method_params, *n)?,
+        Sig::Array(e, rank) => TypeRef::Array(
+            Box::new(type_ref(e, cx)?),
+            (*rank).clamp(1, u8::MAX.into()) as u8,
+        ),
+        Sig::Pointer(_) => TypeRef::Predefined(Predefined::NInt),
+        Sig::ByRef(e) => type_ref(e, cx)?,
+        Sig::Unsupported => TypeRef::Predefined(Predefined::Object),
     })
 }
 
-fn string_literal(s: &str) -> Option<String> {
-    if s.chars().any(char::is_control) {
-        return None;
-    }
-    Some(format!(
-        "\"{}\"",
-        s.replace('\\', "\\\\").replace('"', "\\\"")
-    ))
-}
-
-/// The spec attributes of a declaration as C# (`[Owning] `), with a target (`return: `).
-fn attrs(list: &[MetaAttr], target: &str) -> String {
-    let mut out = String::new();
-    for a in list {
-        if matches!(a.name.as_str(), "ParamArray" | "Extension" | "IsReadOnly") {
-            continue;
-        }
+/// The spec attributes of a declaration, with a target (`return`).
+fn attrs(list: &[MetaAttr], target: Option<&str>) -> Vec<Attribute> {
+    let value = |s: &Option<String>| match s {
+        // C# cannot spell a control character in a plain literal: left out.
+        Some(s) if s.chars().any(char::is_control) => None,
+        Some(s) => Some(AttrValue::Str(s.clone())),
+        None => Some(AttrValue::Null),
+    };
+    list.iter()
+        .filter(|a| !matches!(a.name.as_str(), "ParamArray" | "Extension" | "IsReadOnly"))
         // An attribute whose arguments could not be read would say something else.
-        let Some(args) = &a.args else { continue };
-        let mut rendered = Vec::new();
-        for arg in args {
-            match arg {
-                AttrArg::Bool(b) => rendered.push(b.to_string()),
-                AttrArg::Str(Some(s)) => match string_literal(s) {
-                    Some(l) => rendered.push(l),
-                    None => continue,
-                },
-                AttrArg::Str(None) => rendered.push("null".into()),
-                AttrArg::Strings(items) => {
-                    rendered.extend(items.iter().flatten().filter_map(|s| string_literal(s)))
-                }
-            }
-        }
-        let _ = if rendered.is_empty() {
-            write!(out, "[{target}{}] ", a.name)
-        } else {
-            write!(out, "[{target}{}({})] ", a.name, rendered.join(", "))
-        };
-    }
-    out
-}
-
-fn params(list: &[MetaParam], extension: bool, cx: &Ctx<'_>) -> Option<String> {
-    let mut out = Vec::new();
-    for (i, p) in list.iter().enumerate() {
-        let mut s = attrs(&p.attrs, "");
-        if extension && i == 0 {
-            s.push_str("this ");
-        }
-        if p.is_params {
-            s.push_str("params ");
-        }
-        if matches!(p.ty, Sig::ByRef(_)) {
-            s.push_str(if p.is_out {
-                "out "
-            } else if p.is_in {
-                "in "
-            } else {
-                "ref "
-            });
-        }
-        let name = ident(&p.name).unwrap_or_else(|| format!("p{i}"));
-        let _ = write!(s, "{} {name}", render(&p.ty, cx)?);
-        if let Some(d) = &p.default {
-            let _ = write!(s, " = {d}");
-        }
-        out.push(s);
-    }
-    Some(out.join(", "))
-}
-
-fn type_params_of(names: &[String]) -> Option<String> {
-    if names.is_empty() {
-        return Some(String::new());
-    }
-    let names: Vec<String> = names.iter().map(|n| ident(n)).collect::<Option<_>>()?;
-    Some(format!("<{}>", names.join(", ")))
-}
-
-fn write_type(
-    asm: &Assembly,
-    t: usize,
-    nested: &FxHashMap<usize, Vec<usize>>,
-    model: &FxHashMap<String, ModelType>,
-    wanted: &dyn Fn(&str) -> bool,
-    depth: usize,
-    out: &mut String,
-) -> Option<()> {
-    let ty: &MetaType = &asm.types[t];
-    let overlay = model.get(&ty.key);
-    if overlay.is_some() && matches!(ty.kind, MetaKind::Delegate | MetaKind::Enum) {
-        return None;
-    }
-    // An overlay's members are resolved in the model type's scope: with the
-    // model's names for its type parameters (`TKey` where metadata says `K`).
-    let type_params = match overlay {
-        Some(o) if o.type_params.len() == ty.type_params.len() => &o.type_params,
-        _ => &ty.type_params,
-    };
-    let outer_arity = ty.outer.map_or(0, |o| asm.types[o].type_params.len());
-    let own = type_params.get(outer_arity..).unwrap_or(&[]);
-    let seg = ty.key.rsplit(['.', '+']).next()?;
-    let name = ident(seg.split('`').next()?)?;
-    let cx = Ctx {
-        type_params,
-        method_params: &[],
-    };
-    let tps = type_params_of(own)?;
-    let access = "public ";
-    let modifiers = match ty.kind {
-        _ if overlay.is_some() => "",
-        MetaKind::Class if ty.is_abstract && ty.is_sealed => "static ",
-        MetaKind::Class if ty.is_abstract => "abstract ",
-        MetaKind::Class if ty.is_sealed => "sealed ",
-        _ => "",
-    };
-    // The model's type-level facts stand: the metadata's are not added to them.
-    let head = if overlay.is_some() {
-        String::new()
-    } else {
-        attrs(&ty.attrs, "")
-    };
-    match ty.kind {
-        MetaKind::Delegate => {
-            let invoke = asm.members(t).iter().find_map(|m| match m {
-                MetaMember::Method {
-                    name,
-                    ret,
-                    params: ps,
-                    ..
-                } if name == "Invoke" => Some((ret, ps)),
-                _ => None,
-            })?;
-            let _ = writeln!(
-                out,
-                "{head}{access}delegate {} {name}{tps}({});",
-                render(invoke.0, &cx)?,
-                params(invoke.1, false, &cx)?
-            );
-            return Some(());
-        }
-        MetaKind::Enum => {
-            let values: Vec<String> = asm
-                .members(t)
+        .filter_map(|a| Some((a, a.args.as_ref()?)))
+        .map(|(a, args)| Attribute {
+            name: Name::new(&a.name),
+            target: target.map(Name::new_inline),
+            args: args
                 .iter()
-                .filter_map(|m| match m {
-                    MetaMember::EnumValue(v) => ident(v),
-                    _ => None,
+                .flat_map(|arg| match arg {
+                    AttrArg::Bool(b) => vec![Some(AttrValue::Bool(*b))],
+                    AttrArg::Str(s) => vec![value(s)],
+                    AttrArg::Strings(items) => {
+                        items.iter().filter(|s| s.is_some()).map(value).collect()
+                    }
                 })
-                .collect();
-            let _ = writeln!(out, "{head}{access}enum {name} {{ {} }}", values.join(", "));
-            return Some(());
-        }
-        _ => {}
-    }
-    let keyword = match ty.kind {
-        MetaKind::Interface => "interface",
-        MetaKind::Struct => "struct",
-        _ => "class",
-    };
-    let bases: Vec<String> = ty
-        .base
-        .iter()
-        .filter(|b| !matches!(b, Sig::Named { key, .. } if key == "System.Object"))
-        // A second base class would be taken for an interface.
-        .filter(|_| !overlay.is_some_and(|o| o.has_base))
-        .chain(&ty.interfaces)
-        .filter_map(|b| render(b, &cx))
-        .collect();
-    let _ = write!(out, "{head}{access}{modifiers}{keyword} {name}{tps}");
-    if !bases.is_empty() {
-        let _ = write!(out, " : {}", bases.join(", "));
-    }
-    out.push_str(" {\n");
-    let interface = ty.kind == MetaKind::Interface;
-    for m in asm
-        .members(t)
-        .iter()
-        .filter(|m| used(m, wanted) && !overlay.is_some_and(|o| o.has(m)))
-    {
-        if let Some(line) = member(m, &name, interface, &cx) {
-            out.push_str(&line);
-            out.push('\n');
-        }
-    }
-    for &n in nested.get(&t).into_iter().flatten() {
-        if depth < 32 {
-            let mut inner = String::new();
-            if write_type(asm, n, nested, model, wanted, depth + 1, &mut inner).is_some() {
-                out.push_str(&inner);
-            }
-        }
-    }
-    out.push_str("}\n");
-    Some(())
+                .flatten()
+                .map(|value| AttributeArg {
+                    name: None,
+                    value,
+                    range: TextRange::default(),
+                })
+                .collect(),
+            range: TextRange::default(),
+        })
+        .collect()
 }
 
-fn member(m: &MetaMember, type_name: &str, interface: bool, cx: &Ctx<'_>) -> Option<String> {
+fn params(list: &[MetaParam], extension: bool, cx: &Ctx<'_>) -> Option<Vec<Param>> {
+    list.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let modifier = if extension && i == 0 {
+                ParamModifier::This
+            } else if p.is_params {
+                ParamModifier::Params
+            } else if !matches!(p.ty, Sig::ByRef(_)) {
+                ParamModifier::None
+            } else if p.is_out {
+                ParamModifier::Out
+            } else if p.is_in {
+                ParamModifier::In
+            } else {
+                ParamModifier::Ref
+            };
+            Some(Param {
+                name: ident(&p.name).unwrap_or_else(|| Name::new(format!("p{i}"))),
+                ty: Some(type_ref(&p.ty, cx)?),
+                modifier,
+                default: p.default.clone(),
+                attrs: attrs(&p.attrs, None),
+                range: TextRange::default(),
+            })
+        })
+        .collect()
+}
+
+fn type_params_of(names: &[String]) -> Option<Vec<TypeParam>> {
+    names
+        .iter()
+        .map(|n| {
+            Some(TypeParam {
+                name: ident(n)?,
+                variance: Variance::None,
+                attrs: Vec::new(),
+            })
+        })
+        .collect()
+}
+
+/// Declares one assembly's selected types in a file.
+struct Declarer<'a> {
+    asm: &'a Assembly,
+    /// The selected nested types of each selected type.
+    nested: &'a FxHashMap<usize, Vec<usize>>,
+    model: &'a FxHashMap<String, ModelType>,
+    wanted: &'a dyn Fn(&str) -> bool,
+}
+
+impl Declarer<'_> {
+    /// Declares `types[t]` and its nested types, inside `outer` (its scope
+    /// and declaration) or, at the top, in its namespace.
+    fn declare(
+        &self,
+        t: usize,
+        outer: Option<(ScopeId, TypeDeclId)>,
+        depth: usize,
+        file: &mut FileSyntax,
+    ) -> Option<()> {
+        let ty: &MetaType = &self.asm.types[t];
+        let overlay = self.model.get(&ty.key);
+        if overlay.is_some() && matches!(ty.kind, MetaKind::Delegate | MetaKind::Enum) {
+            return None;
+        }
+        // An overlay's members are resolved in the model type's scope: with the
+        // model's names for its type parameters (`TKey` where metadata says `K`).
+        let type_params = match overlay {
+            Some(o) if o.type_params.len() == ty.type_params.len() => &o.type_params,
+            _ => &ty.type_params,
+        };
+        let outer_arity = ty.outer.map_or(0, |o| self.asm.types[o].type_params.len());
+        let own = type_params.get(outer_arity..).unwrap_or(&[]);
+        let seg = ty.key.rsplit(['.', '+']).next()?;
+        let name = ident(seg.split('`').next()?)?;
+        let cx = Ctx {
+            type_params,
+            method_params: &[],
+        };
+        let mut decl = TypeDecl {
+            kind: TypeKind::Class,
+            name,
+            type_params: type_params_of(own)?,
+            constraints: Vec::new(),
+            scope: ScopeId(0),
+            parent: None,
+            modifiers: Modifiers::PUBLIC
+                | match ty.kind {
+                    _ if overlay.is_some() => Modifiers::empty(),
+                    MetaKind::Class if ty.is_abstract && ty.is_sealed => Modifiers::STATIC,
+                    MetaKind::Class if ty.is_abstract => Modifiers::ABSTRACT,
+                    MetaKind::Class if ty.is_sealed => Modifiers::SEALED,
+                    _ => Modifiers::empty(),
+                },
+            // The model's type-level facts stand: the metadata's are not added to them.
+            attrs: match overlay {
+                Some(_) => Vec::new(),
+                None => attrs(&ty.attrs, None),
+            },
+            bases: Vec::new(),
+            primary_ctor: None,
+            primary_base_args: None,
+            members: Vec::new(),
+            range: TextRange::default(),
+            name_range: TextRange::default(),
+            has_error: false,
+        };
+        let members = self.asm.members(t);
+        match ty.kind {
+            MetaKind::Delegate => {
+                let (ret, ps) = members.iter().find_map(|m| match m {
+                    MetaMember::Method {
+                        name, ret, params, ..
+                    } if name == "Invoke" => Some((ret, params)),
+                    _ => None,
+                })?;
+                decl.kind = TypeKind::Delegate;
+                decl.members.push(Member {
+                    ty: Some(type_ref(ret, &cx)?),
+                    params: params(ps, false, &cx)?,
+                    name: Name::new_inline("Invoke"),
+                    ..Member::empty(MemberKind::DelegateInvoke)
+                });
+            }
+            MetaKind::Enum => {
+                decl.kind = TypeKind::Enum;
+                decl.members = members
+                    .iter()
+                    .filter_map(|m| match m {
+                        MetaMember::EnumValue(v) => Some(Member {
+                            name: ident(v)?,
+                            ..Member::empty(MemberKind::EnumMember)
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+            }
+            _ => {
+                decl.kind = match ty.kind {
+                    MetaKind::Interface => TypeKind::Interface,
+                    MetaKind::Struct => TypeKind::Struct,
+                    _ => TypeKind::Class,
+                };
+                decl.bases = ty
+                    .base
+                    .iter()
+                    .filter(|b| !matches!(b, Sig::Named { key, .. } if key == "System.Object"))
+                    // A second base class would be taken for an interface.
+                    .filter(|_| !overlay.is_some_and(|o| o.has_base))
+                    .chain(&ty.interfaces)
+                    .filter_map(|b| type_ref(b, &cx))
+                    .collect();
+                decl.members = members
+                    .iter()
+                    .filter(|m| used(m, self.wanted) && !overlay.is_some_and(|o| o.has(m)))
+                    .filter_map(|m| member(m, &decl, &cx))
+                    .collect();
+            }
+        }
+        (decl.scope, decl.parent) = match outer {
+            Some((scope, parent)) => (scope, Some(parent)),
+            None => match ty.key.rsplit_once('.') {
+                Some((ns, _)) => {
+                    let name = ns.split('.').map(Name::new).collect();
+                    file.scopes.push(namespace(Some(ScopeId(0)), name));
+                    (ScopeId(file.scopes.len() as u32 - 1), None)
+                }
+                None => (ScopeId(0), None),
+            },
+        };
+        let kind = decl.kind;
+        let at = (decl.scope, TypeDeclId(file.types.len() as u32));
+        file.types.push(decl);
+        // Nothing is declared inside an enum or a delegate.
+        if depth < 32 && !matches!(kind, TypeKind::Enum | TypeKind::Delegate) {
+            for &n in self.nested.get(&t).into_iter().flatten() {
+                self.declare(n, Some(at), depth + 1, file);
+            }
+        }
+        Some(())
+    }
+}
+
+fn member(m: &MetaMember, decl: &TypeDecl, cx: &Ctx<'_>) -> Option<Member> {
     let access = |a: Access| match a {
-        Access::Public => "public ",
-        Access::Protected => "protected ",
+        Access::Public => Modifiers::PUBLIC,
+        Access::Protected => Modifiers::PROTECTED,
     };
+    let is = |yes: bool, flag: Modifiers| if yes { flag } else { Modifiers::empty() };
     match m {
         MetaMember::EnumValue(_) => None,
         MetaMember::Field {
@@ -774,20 +822,16 @@ fn member(m: &MetaMember, type_name: &str, interface: bool, cx: &Ctx<'_>) -> Opt
             is_static,
             is_const,
             attrs: at,
-        } => Some(format!(
-            "{}{}{}{} {};",
-            attrs(at, ""),
-            access(*a),
-            if *is_const {
-                "static readonly "
-            } else if *is_static {
-                "static "
-            } else {
-                ""
-            },
-            render(ty, cx)?,
-            ident(name)?
-        )),
+        } => Some(Member {
+            ty: Some(type_ref(ty, cx)?),
+            // A constant's value is not read: `static readonly`.
+            modifiers: access(*a)
+                | is(*is_const || *is_static, Modifiers::STATIC)
+                | is(*is_const, Modifiers::READONLY),
+            attrs: attrs(at, None),
+            name: ident(name)?,
+            ..Member::empty(MemberKind::Field)
+        }),
         MetaMember::Method {
             name,
             access: a,
@@ -807,39 +851,41 @@ fn member(m: &MetaMember, type_name: &str, interface: bool, cx: &Ctx<'_>) -> Opt
                 method_params: type_params,
             };
             if name == ".ctor" {
-                return Some(format!(
-                    "{}{}{type_name}({});",
-                    attrs(at, ""),
-                    access(*a),
-                    params(ps, false, &mcx)?
-                ));
+                return Some(Member {
+                    params: params(ps, false, &mcx)?,
+                    modifiers: access(*a),
+                    attrs: attrs(at, None),
+                    name: decl.name.clone(),
+                    ..Member::empty(MemberKind::Constructor)
+                });
             }
             let modifiers = if *is_static {
-                "static "
-            } else if interface {
-                ""
+                Modifiers::STATIC
+            } else if decl.kind == TypeKind::Interface {
+                Modifiers::empty()
             } else if *is_abstract {
-                "abstract "
+                Modifiers::ABSTRACT
             } else if *is_override {
-                "override "
+                Modifiers::OVERRIDE
             } else if *is_virtual {
-                "virtual "
+                Modifiers::VIRTUAL
             } else {
-                ""
+                Modifiers::empty()
             };
-            let ret_text = match ret {
-                Sig::ByRef(_) => format!("ref {}", render(ret, &mcx)?),
-                _ => render(ret, &mcx)?,
-            };
-            Some(format!(
-                "{}{}{}{modifiers}{ret_text} {}{}({});",
-                attrs(at, ""),
-                attrs(ret_attrs, "return: "),
-                access(*a),
-                ident(name)?,
-                type_params_of(type_params)?,
-                params(ps, *is_extension, &mcx)?
-            ))
+            let ret_ty = type_ref(ret, &mcx)?;
+            Some(Member {
+                type_params: type_params_of(type_params)?,
+                ty: Some(match ret {
+                    Sig::ByRef(_) => TypeRef::Ref(Box::new(ret_ty)),
+                    _ => ret_ty,
+                }),
+                params: params(ps, *is_extension, &mcx)?,
+                modifiers: access(*a) | modifiers,
+                attrs: attrs(at, None),
+                return_attrs: attrs(ret_attrs, Some("return")),
+                name: ident(name)?,
+                ..Member::empty(MemberKind::Method)
+            })
         }
         MetaMember::Property {
             name,
@@ -851,22 +897,34 @@ fn member(m: &MetaMember, type_name: &str, interface: bool, cx: &Ctx<'_>) -> Opt
             set,
             attrs: at,
         } => {
-            let accessors = format!(
-                "{{ {}{}}}",
-                if *get { "get; " } else { "" },
-                if *set { "set; " } else { "" }
-            );
-            let head = format!(
-                "{}{}{}{}",
-                attrs(at, ""),
-                access(*a),
-                if *is_static { "static " } else { "" },
-                render(ty, cx)?
-            );
-            Some(if ps.is_empty() {
-                format!("{head} {} {accessors}", ident(name)?)
+            let accessor = |kind| Accessor {
+                kind,
+                modifiers: Modifiers::empty(),
+                attrs: Vec::new(),
+                body: None,
+                range: TextRange::default(),
+            };
+            let (kind, name, params) = if ps.is_empty() {
+                (MemberKind::Property, ident(name)?, Vec::new())
             } else {
-                format!("{head} this[{}] {accessors}", params(ps, false, cx)?)
+                (
+                    MemberKind::Indexer,
+                    Name::new_inline("this"),
+                    params(ps, false, cx)?,
+                )
+            };
+            Some(Member {
+                ty: Some(type_ref(ty, cx)?),
+                params,
+                modifiers: access(*a) | is(*is_static, Modifiers::STATIC),
+                attrs: attrs(at, None),
+                accessors: get
+                    .then(|| accessor(AccessorKind::Get))
+                    .into_iter()
+                    .chain(set.then(|| accessor(AccessorKind::Set)))
+                    .collect(),
+                name,
+                ..Member::empty(kind)
             })
         }
     }

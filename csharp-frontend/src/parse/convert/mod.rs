@@ -360,7 +360,7 @@ impl<'s, 't> FileCx<'s, 't> {
                     range: Syn::range(n),
                     name_range: name_node.map_or(Syn::range(n), Syn::range),
                     has_error: n.has_error(),
-                    ..empty_member(MemberKind::DelegateInvoke)
+                    ..Member::empty(MemberKind::DelegateInvoke)
                 };
                 self.file.types[id.0 as usize].members.push(member);
             }
@@ -393,7 +393,7 @@ impl<'s, 't> FileCx<'s, 't> {
             range: Syn::range(n),
             name_range: name.map_or(Syn::range(n), Syn::range),
             has_error: n.has_error(),
-            ..empty_member(MemberKind::EnumMember)
+            ..Member::empty(MemberKind::EnumMember)
         };
         self.file.types[ty.0 as usize].members.push(member);
     }
@@ -471,7 +471,7 @@ impl<'s, 't> FileCx<'s, 't> {
             name_range: name_node.map_or(Syn::range(n), Syn::range),
             name: name_node.map_or_else(Name::default, |nm| syn.name(nm)),
             has_error: n.has_error(),
-            ..empty_member(MemberKind::Method)
+            ..Member::empty(MemberKind::Method)
         };
         let members = match kind {
             K::FieldDeclaration | K::EventFieldDeclaration => {
@@ -693,27 +693,6 @@ pub(super) fn initializer_of<'t>(syn: &Syn<'_, 't>, d: Node<'t>) -> Option<Node<
         }
     }
     None
-}
-
-fn empty_member(kind: MemberKind) -> Member {
-    Member {
-        kind,
-        name: Name::default(),
-        type_params: Vec::new(),
-        constraints: Vec::new(),
-        ty: None,
-        params: Vec::new(),
-        modifiers: Modifiers::empty(),
-        attrs: Vec::new(),
-        return_attrs: Vec::new(),
-        explicit_interface: None,
-        body: None,
-        initializer: None,
-        accessors: Vec::new(),
-        range: TextRange::default(),
-        name_range: TextRange::default(),
-        has_error: false,
-    }
 }
 
 /// The metadata name of a user-defined operator (`op_Addition`).

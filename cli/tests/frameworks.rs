@@ -203,9 +203,7 @@ fn every_later_build_gets_the_specs_of_the_code_it_shares() {
     // stream stays reachable through the result). Only the last
     // `leaveOpen: true` leaks, in every build.
     let dir = tempfile::tempdir().expect("temp dir");
-    let write = |name: &str, text: &str| {
-        std::fs::write(dir.path().join(name), text).expect("write fixture");
-    };
+    let write = |name: &str, text: &str| write_fixture(dir.path(), name, text);
     write(
         "Holder.cs",
         "using System;\nusing System.IO;\n\
@@ -330,6 +328,13 @@ fn a_project_with_one_framework_calls_the_build_for_that_framework() {
 
 /// `file:line rule` per finding of a `check --format json` run in `dir`,
 /// leaving out project notes.
+/// Writes the fixture file `name` (a path relative to `dir`), with its folder.
+fn write_fixture(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write fixture");
+}
+
 fn leaks(dir: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec!["check", ".", "--format", "json"];
     all.extend_from_slice(args);
@@ -373,9 +378,7 @@ fn a_later_build_does_not_decide_the_fields_of_code_analysed_in_the_first() {
     // it owning (which reported the field undisposed and the slice in `Copy`
     // leaked, in no build of its own).
     let dir = tempfile::tempdir().expect("temp dir");
-    let write = |name: &str, text: &str| {
-        std::fs::write(dir.path().join(name), text).expect("write fixture");
-    };
+    let write = |name: &str, text: &str| write_fixture(dir.path(), name, text);
     write("Lib.csproj", TWO_FRAMEWORKS);
     write("Flavour.cs", FLAVOUR);
     write(
@@ -413,11 +416,7 @@ fn a_method_called_from_a_later_build_is_no_construction_helper() {
     // on one it is given: in the net6.0 build `Open` overwrites an owning
     // field, and checking both frameworks must report it as that run does.
     let dir = tempfile::tempdir().expect("temp dir");
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write fixture");
-    };
+    let write = |name: &str, text: &str| write_fixture(dir.path(), name, text);
     write("Lib/Lib.csproj", TWO_FRAMEWORKS);
     write(
         "Lib/Engine.cs",
@@ -457,9 +456,7 @@ fn an_allocation_the_builds_leak_differently_is_one_finding() {
     // `ReadByte` throws: one finding, the leak on every path, which every
     // build has in some form.
     let dir = tempfile::tempdir().expect("temp dir");
-    let write = |name: &str, text: &str| {
-        std::fs::write(dir.path().join(name), text).expect("write fixture");
-    };
+    let write = |name: &str, text: &str| write_fixture(dir.path(), name, text);
     write("Lib.csproj", TWO_FRAMEWORKS);
     write(
         "Use.cs",

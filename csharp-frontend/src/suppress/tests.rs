@@ -84,22 +84,11 @@ fn param(t: TypeRef, modifier: ParamModifier) -> Param {
 
 fn member(kind: MemberKind, name: &str, range: (u32, u32), params: Vec<Param>) -> Member {
     Member {
-        kind,
         name: name.into(),
-        type_params: Vec::new(),
-        constraints: Vec::new(),
-        ty: None,
         params,
         modifiers: Modifiers::PUBLIC,
-        attrs: Vec::new(),
-        return_attrs: Vec::new(),
-        explicit_interface: None,
-        body: None,
-        initializer: None,
-        accessors: Vec::new(),
         range: TextRange::new(range.0, range.1),
-        name_range: TextRange::default(),
-        has_error: false,
+        ..Member::empty(kind)
     }
 }
 

@@ -46,15 +46,7 @@ struct Site {
 /// `parts` are all the program's bodies, lowered apart: every call counts.
 pub fn derive_construction_helpers(program: &mut Program, parts: &[&Bodies]) {
     // What a call of each method may run: itself, or each implementation.
-    let mut implementations: FxHashMap<MethodId, Vec<MethodId>> = FxHashMap::default();
-    for (i, md) in program.methods.iter().enumerate() {
-        for o in &md.overrides {
-            implementations
-                .entry(*o)
-                .or_default()
-                .push(MethodId(i as u32));
-        }
-    }
+    let implementations = program.implementations();
     for i in 0..program.methods.len() {
         if !program.methods[i].lifecycle_start
             && implements_lifecycle_start(program, MethodId(i as u32))

@@ -6,7 +6,7 @@
 //! then the same for inference and checking: [`derive`] marks the methods,
 //! [`cut_calls`] removes the normal successor of every call to one.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::ir::{Bodies, Body, Callee, Cond, Node, NodeId, Operand, Stmt, Succ, VarId};
 use crate::program::{Const, MethodId, MethodKind, Program};
@@ -17,11 +17,7 @@ use crate::program::{Const, MethodId, MethodKind, Program};
 /// virtual, abstract or overridden methods, no `async` methods or iterators
 /// (their body runs later, when the result is awaited or enumerated).
 pub fn derive(program: &mut Program, bodies: &Bodies) {
-    let overridden: FxHashSet<MethodId> = program
-        .methods
-        .iter()
-        .flat_map(|m| m.overrides.iter().copied())
-        .collect();
+    let overridden = program.overridden_methods();
     let candidates: Vec<(MethodId, &Body)> = bodies
         .iter()
         .filter_map(|b| {

@@ -597,6 +597,14 @@ impl Program {
         self.types.get(id.index())
     }
     /// The overrides and implementations of each method the program has.
+    /// The methods some method of the program overrides or implements: a call
+    /// of one may run another body.
+    pub fn overridden_methods(&self) -> rustc_hash::FxHashSet<MethodId> {
+        self.methods
+            .iter()
+            .flat_map(|m| m.overrides.iter().copied())
+            .collect()
+    }
     pub fn implementations(&self) -> rustc_hash::FxHashMap<MethodId, Vec<MethodId>> {
         let mut implementations: rustc_hash::FxHashMap<MethodId, Vec<MethodId>> =
             rustc_hash::FxHashMap::default();

@@ -15,11 +15,7 @@ use crate::program::{Const, MethodId, ParamMode, Program};
 /// that bind to exactly this body qualify (no virtual, abstract or
 /// overridden methods, no iterators or `async` bodies).
 pub fn derive(program: &mut Program, bodies: &Bodies) {
-    let overridden: Vec<MethodId> = program
-        .methods
-        .iter()
-        .flat_map(|m| m.overrides.iter().copied())
-        .collect();
+    let overridden = program.overridden_methods();
     let mut found: Vec<(MethodId, usize)> = Vec::new();
     for body in bodies.iter() {
         let Some(m) = body.method else { continue };

@@ -655,8 +655,8 @@ impl<'c, 'a> Engine<'c, 'a> {
                 let Callee::Method(m) = call.callee else {
                     return false;
                 };
-                return cx.program.released_if_of_getter(m) == Some(value)
-                    && call.receiver.is_some_and(|r| fact.has_var(r));
+                return call.receiver.is_some_and(|r| fact.has_var(r))
+                    && cx.program.released_if_of_getter(m) == Some(value);
             }
             _ => return false,
         };

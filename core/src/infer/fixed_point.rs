@@ -597,7 +597,7 @@ impl State<'_> {
     /// through a method with such a `[Calls]`, or by handing it to an `[Owning]`
     /// parameter) and do not reassign it afterwards.
     fn calls(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
-        let overridden = self.overridden();
+        let overridden = self.p.overridden_methods();
         // Per method and field: the methods each disposal calls, in order (the
         // first one the checker verifies is proposed), and the first's span.
         let mut found: Vec<(MethodId, FieldId, Vec<Vec<String>>, Span)> = Vec::new();
@@ -739,15 +739,6 @@ impl State<'_> {
                     true
                 })
             })
-    }
-
-    /// The methods some method of the program overrides or implements.
-    fn overridden(&self) -> FxHashSet<MethodId> {
-        self.p
-            .methods
-            .iter()
-            .flat_map(|m| m.overrides.iter().copied())
-            .collect()
     }
 
     /// `[Owning]` on fields some method disposes (a `[Calls]` names them), and,
@@ -1125,7 +1116,7 @@ impl State<'_> {
     /// interface): its result is the receiver, not a new resource. Overridable
     /// methods keep the default, which their overrides may rely on.
     fn must_call_alias_receivers(&mut self, bodies: &Bodies, types: &MustCallTypes) {
-        let overridden = self.overridden();
+        let overridden = self.p.overridden_methods();
         let mut found = Vec::new();
         for body in bodies.iter() {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
@@ -1260,7 +1251,7 @@ impl State<'_> {
     /// default that a property exposes state its object owns. Getters in an
     /// override chain keep the default, which every override must agree with.
     fn owning_getters(&mut self, bodies: &Bodies, ev: &[Evidence]) {
-        let overridden = self.overridden();
+        let overridden = self.p.overridden_methods();
         for (body, f) in bodies.iter().zip(ev) {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
@@ -1297,7 +1288,7 @@ impl State<'_> {
 
     /// `[return: NotOwning]` on methods that only return borrowed values.
     fn borrowed_returns(&mut self, bodies: &Bodies, types: &MustCallTypes) {
-        let overridden = self.overridden();
+        let overridden = self.p.overridden_methods();
         // What the bodies of overridden methods lend, decided with their overrides.
         let mut own = OwnLending::default();
         for body in bodies {

@@ -28,6 +28,7 @@ pub mod consistency;
 pub mod construction;
 pub mod facts;
 pub mod field_guards;
+pub mod flag_guards;
 pub mod infer;
 pub mod ir;
 pub mod must_call;
@@ -53,8 +54,9 @@ pub use span::{FileId, Span};
 
 /// Derives into `program` what the bodies state about ownership that the
 /// declarations do not, the same for checking and inference: the program's
-/// own `leaveOpen` wrappers, methods that never return, methods a type's
-/// `Dispose()` delegates to, construction helpers, field guards, the
+/// own `leaveOpen` wrappers, fields a `bool` flag says hold nothing owed,
+/// methods that never return, methods a type's `Dispose()` delegates to,
+/// construction helpers, field guards, the
 /// parameters a method opens again and the `out` parameters it leaves empty
 /// when it returns `false`. The bodies come in `parts` (lowered apart, one per
 /// stage of target frameworks); whether a method is only called in
@@ -63,6 +65,7 @@ pub use span::{FileId, Span};
 pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies]) {
     for bodies in parts {
         ownership::derive_ownership_flags(program, bodies);
+        flag_guards::derive(program, bodies);
         never_returns::derive(program, bodies);
         must_call::derive_delegated_disposal(program, bodies);
     }

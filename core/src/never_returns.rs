@@ -1,5 +1,6 @@
 //! Methods that never return normally: throw helpers (`static Stream Fail() =>
-//! throw ..;`, a method that only calls one) and `[DoesNotReturn]` methods.
+//! throw ..;`, a method that only calls one), methods that only recurse, and
+//! `[DoesNotReturn]` methods.
 //! A call to one ends its path as a `throw` does, so `_s ?? Fail()` never
 //! yields a "new" value from the helper and the code after the call is
 //! unreachable. A fact the code states, derived once from the bodies and
@@ -13,7 +14,7 @@ use crate::program::{Const, MethodId, MethodKind, Program};
 
 /// Marks the methods of `program` whose body in `bodies` cannot reach its
 /// normal exit, given the methods already marked (`[DoesNotReturn]`, or an
-/// earlier call). Only calls that bind to exactly this body qualify: no
+/// earlier call) and those marked here. Only calls that bind to exactly this body qualify: no
 /// virtual, abstract or overridden methods, no `async` methods or iterators
 /// (their body runs later, when the result is awaited or enumerated).
 pub fn derive(program: &mut Program, bodies: &Bodies) {
@@ -43,15 +44,21 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
             }
         }
     }
+    // The greatest fixed point: every candidate is taken not to return until
+    // its exit is seen reachable, so a method that only recurses (`static
+    // IDisposable Forever() => Forever();`) never returns either.
+    for (m, _) in &candidates {
+        program.methods[m.index()].never_returns = true;
+    }
     let mut pending: Vec<usize> = (0..candidates.len()).collect();
-    let mut marked = vec![false; candidates.len()];
+    let mut returns = vec![false; candidates.len()];
     while let Some(i) = pending.pop() {
         let (m, body) = candidates[i];
-        if marked[i] || exit_reachable(program, body) {
+        if returns[i] || !exit_reachable(program, body) {
             continue;
         }
-        marked[i] = true;
-        program.methods[m.index()].never_returns = true;
+        returns[i] = true;
+        program.methods[m.index()].never_returns = false;
         pending.extend(callers.get(&m).into_iter().flatten().copied());
     }
 }

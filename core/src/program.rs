@@ -474,6 +474,10 @@ pub struct FieldDef {
     /// `[Owning]`/`[MustCallAlias]` parameters gave it only while the field is
     /// this value, and its disposal methods are read under that assumption.
     pub ownership_flag: Option<bool>,
+    /// The `bool` fields of its object, each with a value under which this
+    /// one holds nothing the object owes (`_owns = arg == null; _f = arg ??
+    /// new F();` gives (`_owns`, `false`)), see [`crate::flag_guards::derive`].
+    pub owes_nothing_when: Vec<(FieldId, bool)>,
     /// A `bool` property whose value, when it equals this, says its object
     /// holds no resource (the model's `[ReleasedIf(false)] bool IsAllocated`).
     pub released_if: Option<bool>,
@@ -501,6 +505,7 @@ impl FieldDef {
             is_static: false,
             is_auto_property: false,
             ownership_flag: None,
+            owes_nothing_when: Vec::new(),
             released_if: None,
             guards: Vec::new(),
             set_in_construction: false,

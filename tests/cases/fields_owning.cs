@@ -1,7 +1,7 @@
 // Case family: owning and non-owning fields (paper section 3.2): [Owning] fields need a
 // must-call method whose [Calls] covers them; storing into a non-owning field does not
 // discharge; field initializers; static fields (never owning).
-// cases: 18
+// cases: 22
 using System;
 using System.IO;
 using System.Net.Http;
@@ -254,5 +254,90 @@ public sealed class DisposeThroughLocalAlias : IDisposable
     {
         var f = _fs;
         f.Dispose();
+    }
+}
+
+// CASE: a field created only in one mode, and disposed under the same mode flag.
+public sealed class CreatedOnlyInOneMode : IDisposable
+{
+    [Owning] private Stream _log;
+    private readonly bool _manual;
+
+    public CreatedOnlyInOneMode(bool manual, string path)
+    {
+        _manual = manual;
+        if (!manual)
+            _log = File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        if (!_manual)
+            _log.Dispose();
+    }
+}
+
+// CASE: the mode flag does not say the field is empty when the other mode creates it too.
+public sealed class CreatedInBothModes : IDisposable
+{
+    [Owning] private Stream _log; // expect: RLC0003
+    private readonly bool _manual;
+
+    public CreatedInBothModes(bool manual, string path)
+    {
+        _manual = manual;
+        _log = manual ? File.OpenRead(path + ".m") : File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        if (!_manual)
+            _log.Dispose();
+    }
+}
+
+// CASE: a field filled only together with another, so a disposal that returns
+// early when the other is null owes nothing there.
+public sealed class ReturnsEarlyOnEmptyGuard : IDisposable
+{
+    [Owning] private readonly Stream _primary;
+    [Owning] private readonly Stream _secondary;
+
+    public ReturnsEarlyOnEmptyGuard() { }
+
+    public ReturnsEarlyOnEmptyGuard(string path)
+    {
+        _primary = File.OpenRead(path);
+        _secondary = File.OpenRead(path + ".idx");
+    }
+
+    public void Dispose()
+    {
+        if (_primary == null)
+            return;
+        _secondary.Dispose();
+        _primary.Dispose();
+    }
+}
+
+// CASE: an early return on a field that does not guard the other: the other may leak.
+public sealed class ReturnsEarlyOnUnrelatedField : IDisposable
+{
+    [Owning] private readonly Stream _primary;
+    [Owning] private readonly Stream _secondary; // expect: RLC0003
+
+    public ReturnsEarlyOnUnrelatedField(string path, bool withPrimary)
+    {
+        if (withPrimary)
+            _primary = File.OpenRead(path);
+        _secondary = File.OpenRead(path + ".idx");
+    }
+
+    public void Dispose()
+    {
+        if (_primary == null)
+            return;
+        _secondary.Dispose();
+        _primary.Dispose();
     }
 }

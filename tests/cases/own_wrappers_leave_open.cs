@@ -5,7 +5,7 @@
 // argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
 // disposal is verified assuming the wrapper owns. Where the flag says the wrapper
 // does not own, dropping the field's value (`stream = null`) loses nothing.
-// cases: 19
+// cases: 23
 using System;
 using System.IO;
 using System.Net.Security;
@@ -256,5 +256,115 @@ public static class TracedSslStreamUsers
     {
         using var tls = new TracedSslStream(s, true);
         tls.Flush();
+    }
+}
+
+// A wrapper that creates its stream when given none, and records which with a
+// flag (`_ownsStream = stream == null`): its disposal disposes the stream only
+// under the flag, which is exactly when the wrapper owns it.
+public sealed class CreatesWhenGivenNone : IDisposable
+{
+    private readonly Stream _stream;
+    private readonly bool _ownsStream;
+
+    public CreatesWhenGivenNone(Stream stream = null)
+    {
+        _ownsStream = stream == null;
+        _stream = stream ?? new MemoryStream();
+    }
+
+    public CreatesWhenGivenNone(string path, Stream stream)
+    {
+        if (stream != null)
+        {
+            _stream = stream;
+        }
+        else
+        {
+            _stream = File.OpenRead(path);
+            _ownsStream = true;
+        }
+    }
+
+    public int Next() => _stream.ReadByte();
+
+    public void Dispose()
+    {
+        if (_ownsStream)
+            _stream.Dispose();
+    }
+}
+
+// The flag set on the wrong path: the created stream is kept while the flag
+// says the wrapper does not own it.
+public sealed class FlagOnWrongPath : IDisposable
+{
+    private readonly Stream _stream; // expect: RLC0003
+    private readonly bool _ownsStream;
+
+    public FlagOnWrongPath(string path, Stream stream)
+    {
+        _ownsStream = stream != null;
+        _stream = stream ?? File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        if (_ownsStream)
+            _stream.Dispose();
+    }
+}
+
+// A flag another method can set: it no longer says who created the value.
+public sealed class FlagSetLater : IDisposable
+{
+    private readonly Stream _stream; // expect: RLC0003
+    private bool _ownsStream;
+
+    public FlagSetLater(string path, Stream stream)
+    {
+        _ownsStream = stream == null;
+        _stream = stream ?? File.OpenRead(path);
+    }
+
+    public void Adopt() => _ownsStream = true;
+
+    public void Dispose()
+    {
+        if (_ownsStream)
+            _stream.Dispose();
+    }
+}
+
+public static class CreatesWhenGivenNoneUsers
+{
+    // CASE: a wrapper that creates its own stream and disposes it under the flag.
+    public static int Created()
+    {
+        using var w = new CreatesWhenGivenNone();
+        return w.Next();
+    }
+
+    // CASE: the caller's stream stays the caller's: it disposes it after the wrapper.
+    public static int Given(string path)
+    {
+        using var file = File.OpenRead(path);
+        using var w = new CreatesWhenGivenNone(path, file);
+        return w.Next();
+    }
+
+    // CASE: the wrapper does not take over a stream it was given, so forgetting it leaks.
+    public static int GivenAndForgotten(string path)
+    {
+        var file = File.OpenRead(path); // expect: RLC0001
+        using var w = new CreatesWhenGivenNone(file);
+        return w.Next();
+    }
+
+    // CASE: a flag set where the wrapper does not own, or set by another method, is no ownership flag.
+    public static void NotFlags()
+    {
+        using var a = new FlagOnWrongPath("a", null);
+        using var b = new FlagSetLater("b", null);
     }
 }

@@ -638,18 +638,20 @@ impl<'c, 'a> Engine<'c, 'a> {
     /// as the null edge of `x == null` does: `v` reads a `[ReleasedIf(value)]`
     /// property of a value `fact` holds (`if (h.IsAllocated) h.Free();`), or
     /// an ownership flag of `this` saying the object does not own what its
-    /// fields hold (`if (ownsStream) stream.Dispose(); stream = null;`).
+    /// fields hold (`if (ownsStream) stream.Dispose(); stream = null;`), or
+    /// a flag under which the field whose value `fact` is holds nothing owed
+    /// ([`crate::flag_guards`]).
     fn owes_nothing_on(&self, v: VarId, value: bool, fact: &Fact) -> bool {
         let cx = self.cx;
         let [def] = cx.defs.all(v) else {
             return false;
         };
-        let (base, field) = match &cx.body.node(*def).stmt {
+        let (base, flag) = match &cx.body.node(*def).stmt {
             Stmt::Load {
                 base: Some(base),
                 field: FieldRef::Known(f),
                 ..
-            } => (*base, cx.program.field(*f)),
+            } => (*base, *f),
             // A getter of a `[ReleasedIf]` property (`override bool IsInvalid`).
             Stmt::Call(call) if call.dst == Some(v) => {
                 let Callee::Method(m) = call.callee else {
@@ -660,40 +662,57 @@ impl<'c, 'a> Engine<'c, 'a> {
             }
             _ => return false,
         };
+        let field = cx.program.field(flag);
         if field.released_if == Some(value) && fact.has_var(base) {
             return true;
         }
-        field.ownership_flag == Some(!value)
-            && Some(base) == cx.this
-            && matches!(
-                self.obligations[fact.obligation as usize].kind,
-                ObligationKind::FieldValue(_)
-            )
+        if Some(base) != cx.this {
+            return false;
+        }
+        let kind = &self.obligations[fact.obligation as usize].kind;
+        if field.ownership_flag == Some(!value) && matches!(kind, ObligationKind::FieldValue(_)) {
+            return true;
+        }
+        // The value of a field (or a guarantee about it) the flag says owes nothing.
+        matches!(kind, ObligationKind::FieldValue(_) | ObligationKind::Target)
+            && fact.aliases.iter().any(|a| {
+                matches!(a, Alias::Path(b, FieldKey::Known(g))
+                    if *b == base
+                        && cx.program.field(*g).owes_nothing_when.contains(&(flag, value)))
+            })
     }
 
-    /// Whether `x == null` says the field whose old value `fact` is holds
-    /// nothing: `x` reads a field of `this` that guards it (`if (_cts ==
-    /// null) { _cts = ..; _reg = ..; }`, see [`crate::field_guards`]).
+    /// Whether `x == null` says the field whose value `fact` is (or a
+    /// guarantee is about) holds nothing: `x` reads a field of `this` that
+    /// guards it (`if (_cts == null) { _cts = ..; _reg = ..; }`, see
+    /// [`crate::field_guards`]).
     fn guard_is_null(&self, x: VarId, fact: &Fact) -> bool {
         let cx = self.cx;
-        let ObligationKind::FieldValue(FieldKey::Known(g)) =
-            self.obligations[fact.obligation as usize].kind
-        else {
+        if !matches!(
+            self.obligations[fact.obligation as usize].kind,
+            ObligationKind::FieldValue(_) | ObligationKind::Target
+        ) {
             return false;
-        };
+        }
         let Some(this) = cx.this else {
             return false;
         };
         let [def] = cx.defs.all(x) else {
             return false;
         };
-        matches!(
-            &cx.body.node(*def).stmt,
-            Stmt::Load { base: Some(b), field: FieldRef::Known(f), .. }
-                if *b == this && cx.program.field(g).guards.contains(f)
-        ) && fact
-            .aliases
-            .contains(&Alias::Path(this, FieldKey::Known(g)))
+        let Stmt::Load {
+            base: Some(b),
+            field: FieldRef::Known(f),
+            ..
+        } = &cx.body.node(*def).stmt
+        else {
+            return false;
+        };
+        *b == this
+            && fact.aliases.iter().any(|a| {
+                matches!(a, Alias::Path(p, FieldKey::Known(g))
+                    if *p == this && cx.program.field(*g).guards.contains(f))
+            })
     }
 
     /// Whether `fact` is the `out` value of a try-pattern call whose `bool`

@@ -971,7 +971,9 @@ impl State<'_> {
                     .field_stores
                     .iter()
                     .filter(|(_, g, roots, _)| {
-                        fields.contains(g) && roots.contains(&ValueSource::Param(i))
+                        fields.contains(g)
+                            && self.p.field(*g).owes_nothing_when.is_empty()
+                            && roots.contains(&ValueSource::Param(i))
                     })
                     .map(|(n, g, ..)| (*n, *g))
                     .collect();

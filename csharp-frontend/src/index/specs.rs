@@ -386,6 +386,7 @@ fn add_fields(index: &mut Index, id: MemberId) {
         is_static: m.is_static(),
         is_auto_property: is_auto,
         ownership_flag: None,
+        owes_nothing_when: Vec::new(),
         released_if: spec_attrs(attrs)
             .find(|(kind, _)| *kind == SpecAttr::ReleasedIf)
             .map(|(_, attr)| bool_arg(attr).unwrap_or(true)),

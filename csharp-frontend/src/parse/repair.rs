@@ -52,7 +52,9 @@ impl RepairKind {
     /// `*(T*)p`, `*(p + 1)`: a dereference of a parenthesised operand; the
     /// `*` becomes `&` (a prefix operator of the same shape). The conversion
     /// reads the operator from the original text, so the tree says `Deref`.
-    /// At the head of a statement (`*(p + 1) = v;`, `*p++ = v;`) it is blanked.
+    /// At the head of a statement or expression body (`*(p + 1) = v;`,
+    /// `*p++ = v;`, `=> *(p + 3) = v;`) it is blanked (`_[p + 1] = v`, read
+    /// back as a dereference).
     /// Also `*--p`, `*p++`, `ref *(T*)p` and `(long)*(uint*)p` (after a cast
     /// to a keyword or pointer type); `*--p = v;` and `*a[i]++ = v;` head a
     /// statement. `*(T*)(p + 1) = v;` also gets brackets for the operand's

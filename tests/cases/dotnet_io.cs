@@ -1,7 +1,7 @@
 // Case family: System.IO as real code uses it: File/FileInfo factories, readers and
 // writers opened from paths, factory methods that return wrappers, streams passed to
 // helper methods, ZipArchive entries, FileSystemWatcher, helpers that own nothing.
-// cases: 22
+// cases: 24
 using System;
 using System.IO;
 using System.IO.Compression;
@@ -207,6 +207,20 @@ public static class Helpers
     public static int FirstByteNamed(string path)
     {
         var stream = File.Open(path: path, FileMode.Open); // expect: RLC0001
+        return stream.ReadByte();
+    }
+
+    // CASE: a path built with an empty interpolated string (`$""`) is an ordinary string.
+    public static int FirstByteOfEmptyPrefixed(string path, int n)
+    {
+        var stream = File.OpenRead($"" + path + $"{n}"); // expect: RLC0001
+        return stream.ReadByte();
+    }
+
+    // CASE: the same with the stream disposed.
+    public static int FirstByteOfEmptyPrefixedClosed(string path, int n)
+    {
+        using var stream = File.OpenRead($"" + path + $"{n}");
         return stream.ReadByte();
     }
 }

@@ -1,7 +1,9 @@
 // Case family: GC handles and pointers in interop code. A `GCHandle` must be freed
 // (`Free()`); one handed to native code with `GCHandle.ToIntPtr` is owned by that code
 // until `GCHandle.FromIntPtr(p).Free()` gives it back and frees it. Writes through a
-// pointer (`*(p + 1) = v;`, `*p++ = v;`) are analysed like any statement. A test of
+// pointer (`*(p + 1) = v;`, `*p++ = v;`, `*(long*)(p + 8) = v;`), through a `ref` to a
+// dereference (`ref *(t + i)`) or through a ref-returning call (`First() = v;`) are
+// analysed like any statement. A test of
 // whether the handle still holds anything (`if (h.IsAllocated) h.Free();`,
 // `if (!handle.IsClosed) handle.Dispose();`, a `SafeHandle` subclass's own `IsInvalid`)
 // owes nothing on its released branch. A
@@ -9,7 +11,7 @@
 // frees the handle disposes its `Target`. A safe handle made over a handle it does not
 // own (`ownsHandle: false`, directly or through its own constructor's `base(h, false)`)
 // releases nothing: it owes nothing, and neither does a method that only returns one.
-// cases: 18
+// cases: 20
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
@@ -63,6 +65,37 @@ public sealed unsafe class NativeCallbacks
         *p++ = 2;
         fs.WriteByte(*p);
     }
+
+    // CASE: stores through a pointer cast of an expression, a `ref` to a dereference and
+    // ref-returning calls do not hide the method.
+    public static void Store(byte* p, int* table, int i, string path)
+    {
+        var fs = new FileStream(path, FileMode.Create); // expect: RLC0001
+        *(long*)(p + 8) = 1;
+        ref var slot = ref *(table + i);
+        slot = 2;
+        First() = 3;
+        At(p) = 4;
+        fs.WriteByte(*p);
+    }
+
+    // CASE: the same with the stream disposed.
+    public static void StoreAndClose(byte* p, int* table, int i, string path)
+    {
+        using var fs = new FileStream(path, FileMode.Create);
+        *(long*)(p + 8) = 1;
+        ref var slot = ref *(table + i);
+        slot = 2;
+        First() = 3;
+        At(p) = 4;
+        fs.WriteByte(*p);
+    }
+
+    private static readonly int[] Slots = new int[1];
+
+    private static ref int First() => ref Slots[0];
+
+    private static ref long At(byte* p) => ref *(long*)p;
 }
 
 public sealed class PinnedScratch : IDisposable

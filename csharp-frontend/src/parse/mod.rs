@@ -6,6 +6,7 @@
 //! so the rewrites done for the grammar never show in names.
 
 mod convert;
+mod isolate;
 mod lexer;
 mod preproc;
 mod repair;
@@ -15,7 +16,7 @@ use std::cell::RefCell;
 use rustc_hash::FxHashSet;
 use tree_sitter::{Parser, Tree};
 
-use crate::hir::{FileSyntax, NamespaceScope, SyntaxError, TextRange};
+use crate::hir::{FileSyntax, NamespaceScope, SkipReason, SyntaxError, TextRange};
 
 /// What the preprocessor starts from.
 #[derive(Clone, Debug, Default)]
@@ -68,10 +69,32 @@ pub fn parse_file(text: &str, opts: &ParseOptions) -> FileSyntax {
     file.pragmas = pre.pragmas;
     file.inactive_lines = pre.inactive_lines;
     file.repairs = repaired.repairs;
+    for q in &repaired.quarantined {
+        quarantine(&mut file, text, q);
+    }
     file.syntax_errors.extend(pre.errors);
     file.syntax_errors
         .sort_by_key(|e| (e.range.start, e.range.end));
     file
+}
+
+/// A member blanked for the parser: its syntax error, and its bodies (an
+/// empty one may be left) are not analysed.
+fn quarantine(file: &mut FileSyntax, text: &str, q: &isolate::Quarantined) {
+    let what = convert::shortened(text, q.error).unwrap_or_else(|| "this member".to_owned());
+    file.syntax_errors.push(SyntaxError {
+        range: q.error,
+        message: format!("cannot parse `{what}`"),
+    });
+    let meets = |r: TextRange| r.start < q.member.end && q.member.start < r.end;
+    for body in file.bodies.iter_mut().filter(|b| meets(b.range)) {
+        body.skip = Some(SkipReason::SyntaxError);
+    }
+    for member in file.types.iter_mut().flat_map(|t| t.members.iter_mut()) {
+        if meets(member.range) {
+            member.has_error = true;
+        }
+    }
 }
 
 /// The byte ranges of `text` the preprocessor blanks as inactive under

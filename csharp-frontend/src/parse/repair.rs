@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use tree_sitter::{InputEdit, Node, Point, Tree};
 
+use super::isolate::Quarantined;
 use super::lexer::{Lexer, TokKind, Token};
 use crate::hir::{Repair, TextRange};
 
@@ -45,13 +46,21 @@ impl RepairKind {
     pub const LIST_PATTERN_GUARD: &'static str = "list-pattern-guard";
     /// `M(x) = v`, `M(x) ??= v` (a ref-returning call assigned to): the
     /// parentheses become brackets, an element access having the same shape.
+    /// `M() = v` needs an argument: `M[_]= v` takes the space before the
+    /// operator; the conversion drops the argument, which reads `)`.
     pub const CALL_ASSIGN: &'static str = "call-result-assignment";
     /// `*(T*)p`, `*(p + 1)`: a dereference of a parenthesised operand; the
     /// `*` becomes `&` (a prefix operator of the same shape). The conversion
     /// reads the operator from the original text, so the tree says `Deref`.
-    /// At the head of a statement (`*(p + 1) = v;`, `*p++ = v;`) it is blanked.
-    /// Also `*--p`, `*p++` and `(long)*(uint*)p` (after a cast to a keyword
-    /// or pointer type); `*--p = v;` and `*a[i]++ = v;` head a statement.
+    /// At the head of a statement or expression body (`*(p + 1) = v;`,
+    /// `*p++ = v;`, `=> *(p + 3) = v;`) it is blanked (`_[p + 1] = v`, read
+    /// back as a dereference).
+    /// Also `*--p`, `*p++`, `ref *(T*)p` and `(long)*(uint*)p` (after a cast
+    /// to a keyword or pointer type); `*--p = v;` and `*a[i]++ = v;` head a
+    /// statement. `*(T*)(p + 1) = v;` also gets brackets for the operand's
+    /// parentheses (`&(T*)[p + 1] = v;`): only an lvalue takes the assignment
+    /// the grammar nests under the cast, and the conversion reads the
+    /// parentheses back.
     pub const POINTER_DEREF: &'static str = "pointer-dereference";
     /// `(in int k) =>`, `(out int k) =>`, `(ref x) =>` (C# 14): the grammar
     /// takes only `ref` before a typed lambda parameter. The modifier is
@@ -77,6 +86,13 @@ impl RepairKind {
     /// are blanked (before parsing: the grammar ends the string early when
     /// `{{` precedes a hole holding a string literal).
     pub const INTERPOLATION_ESCAPES: &'static str = "interpolation-escaped-braces";
+    /// `$""`: an empty interpolated string, which 0.23.5 cannot parse (it
+    /// ends the string at the second quote and may swallow the file), loses
+    /// its `$` before parsing: the plain `""` has the same value.
+    pub const EMPTY_INTERPOLATION: &'static str = "empty-interpolated-string";
+    /// A member that fails to parse on its own, in a file whose error
+    /// swallowed other members: its body (or all of it) is blanked.
+    pub const BROKEN_MEMBER: &'static str = "broken-member-blanked";
     /// `struct P { .. } ;`: the optional `;` after a type or namespace body,
     /// which the grammar takes only right after the brace, is blanked.
     pub const TYPE_SEMICOLON: &'static str = "type-declaration-semicolon";
@@ -85,6 +101,8 @@ impl RepairKind {
 pub(crate) struct Repaired {
     pub tree: Tree,
     pub repairs: Vec<Repair>,
+    /// Members that fail to parse on their own, blanked (see [`super::isolate`]).
+    pub quarantined: Vec<Quarantined>,
 }
 
 /// Repair rounds: a repair can reveal a second gap the first error hid.
@@ -92,9 +110,29 @@ const MAX_ROUNDS: usize = 3;
 
 pub(crate) fn parse_repaired(text: Cow<[u8]>) -> Option<Repaired> {
     let (text, mut repairs) = rename_async_identifiers(text);
-    let (mut text, braces) = blank_interpolation_text_braces(text);
+    let (text, braces) = blank_interpolation_text_braces(text);
     repairs.extend(braces);
-    let mut tree = super::parse_tree(&text, None)?;
+    let (text, empty) = blank_empty_interpolation(text);
+    repairs.extend(empty);
+    let tree = super::parse_tree(&text, None)?;
+    let (text, tree) = repair_rounds(text, tree, &mut repairs);
+    let (tree, quarantined) = super::isolate::isolate_broken_members(&text, tree, &mut repairs);
+    repairs.sort_by_key(|r| r.range.start);
+    repairs.dedup();
+    Some(Repaired {
+        tree,
+        repairs,
+        quarantined,
+    })
+}
+
+/// Repairs the gaps found near the errors of `tree`, reparsing after each
+/// round; the repairs kept are added to `repairs`.
+pub(crate) fn repair_rounds<'a>(
+    mut text: Cow<'a, [u8]>,
+    mut tree: Tree,
+    repairs: &mut Vec<Repair>,
+) -> (Cow<'a, [u8]>, Tree) {
     for _ in 0..MAX_ROUNDS {
         let root = tree.root_node();
         if !root.has_error() {
@@ -144,9 +182,7 @@ pub(crate) fn parse_repaired(text: Cow<[u8]>) -> Option<Repaired> {
             break;
         }
     }
-    repairs.sort_by_key(|r| r.range.start);
-    repairs.dedup();
-    Some(Repaired { tree, repairs })
+    (text, tree)
 }
 
 /// `async` used as an identifier is the one gap frequent enough to repair
@@ -277,6 +313,35 @@ fn blank_interpolation_text_braces(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) 
     (Cow::Owned(owned), repairs)
 }
 
+/// `$""` becomes ` ""` before parsing: 0.23.5 reads the `$` alone and, when
+/// another string follows on the line, takes the text between for a string.
+fn blank_empty_interpolation(text: Cow<[u8]>) -> (Cow<[u8]>, Vec<Repair>) {
+    if !text.windows(3).any(|w| w == b"$\"\"") {
+        return (text, Vec::new());
+    }
+    let toks: Vec<Token> = Lexer::new(&text).collect();
+    let repairs: Vec<Repair> = toks
+        .windows(2)
+        .filter(|w| {
+            w[0].kind == TokKind::InterpStart
+                && w[0].text(&text) == b"$\""
+                && w[1].kind == (TokKind::InterpEnd { verbatim: false })
+        })
+        .map(|w| Repair {
+            range: TextRange::new(w[0].start, w[0].start + 1),
+            kind: RepairKind::EMPTY_INTERPOLATION,
+        })
+        .collect();
+    if repairs.is_empty() {
+        return (text, repairs);
+    }
+    let mut owned = text.into_owned();
+    for r in &repairs {
+        owned[r.range.start as usize] = b' ';
+    }
+    (Cow::Owned(owned), repairs)
+}
+
 /// Whether the contextual keyword at token `i` is used as an identifier: it is
 /// not followed by a name, a type or a parameter list.
 fn is_identifier_use(toks: &[Token], text: &[u8], i: usize) -> bool {
@@ -396,7 +461,7 @@ fn error_windows(root: Node) -> Vec<(u32, u32)> {
 }
 
 /// How bad a tree is: bytes under ERROR nodes plus one per error node.
-fn error_weight(root: Node) -> u64 {
+pub(crate) fn error_weight(root: Node) -> u64 {
     let mut weight = 0;
     let mut cursor = root.walk();
     loop {
@@ -638,7 +703,26 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                     || is(i + 1, TokKind::Punct, "--"))
                     && starts_operand(&toks, text, i) =>
                 {
-                    push(t.start, b"&".to_vec(), RepairKind::POINTER_DEREF)
+                    push(t.start, b"&".to_vec(), RepairKind::POINTER_DEREF);
+                    // `*(T*)(p + 1) = v;`: the operand's parentheses become brackets.
+                    if starts_statement(&toks, text, i)
+                        && let Some(cast_end) = skip_balanced(&toks, text, i + 1, b"(", b")")
+                        && closes_cast(&toks, text, cast_end - 1)
+                        && is(cast_end, TokKind::Punct, "(")
+                        && let Some(after) = skip_balanced(&toks, text, cast_end, b"(", b")")
+                        && toks.get(after).is_some_and(|n| is_assignment(n.text(text)))
+                    {
+                        push(
+                            toks[cast_end].start,
+                            b"[".to_vec(),
+                            RepairKind::POINTER_DEREF,
+                        );
+                        push(
+                            toks[after - 1].start,
+                            b"]".to_vec(),
+                            RepairKind::POINTER_DEREF,
+                        );
+                    }
                 }
                 b"?" if adjacent(i)
                     && (is(i + 1, TokKind::Punct, "[")
@@ -688,17 +772,24 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
                 }
                 b")" if toks
                     .get(i + 1)
-                    .is_some_and(|n| n.kind == TokKind::Punct && is_assignment(n.text(text)))
-                    && !is(i - 1, TokKind::Punct, "(") =>
+                    .is_some_and(|n| n.kind == TokKind::Punct && is_assignment(n.text(text))) =>
                 {
+                    let empty = is(i - 1, TokKind::Punct, "(");
+                    // `M() = v` becomes `M[_]= v`: only with a space or tab to take.
+                    let room = matches!(text.get(t.end as usize), Some(b' ' | b'\t'));
                     if let Some(open) = matching_open(&toks, text, i)
                         && open > 0
+                        && (!empty || room)
                         && ((toks[open - 1].kind == TokKind::Ident
                             && toks[open - 1].text(text) != b"var")
                             || is(open - 1, TokKind::Punct, ">"))
                     {
                         push(toks[open].start, b"[".to_vec(), RepairKind::CALL_ASSIGN);
-                        push(t.start, b"]".to_vec(), RepairKind::CALL_ASSIGN);
+                        if empty {
+                            push(t.start, b"_]".to_vec(), RepairKind::CALL_ASSIGN);
+                        } else {
+                            push(t.start, b"]".to_vec(), RepairKind::CALL_ASSIGN);
+                        }
                     }
                 }
                 b".."
@@ -744,13 +835,14 @@ fn find_edits(text: &[u8], errors: &[(u32, u32)]) -> Vec<Edit> {
 }
 
 /// Whether token `i` starts a statement: it follows `;`, `{`, `}`, `else`,
-/// `do`, or the head of an `if`/`while`/`for`/... ([`closes_statement_head`]).
+/// `do`, or the head of an `if`/`while`/`for`/... ([`closes_statement_head`]);
+/// or an expression body's `=>` (`=> *(p + 3) = v;`).
 fn starts_statement(toks: &[Token], text: &[u8], i: usize) -> bool {
     let Some(prev) = i.checked_sub(1).and_then(|p| toks.get(p)) else {
         return false;
     };
     match (prev.kind, prev.text(text)) {
-        (TokKind::Punct, b";" | b"{" | b"}") => true,
+        (TokKind::Punct, b";" | b"{" | b"}" | b"=>") => true,
         (TokKind::Ident, b"else" | b"do") => true,
         (TokKind::Punct, b")") => closes_statement_head(toks, text, i - 1),
         _ => false,
@@ -784,7 +876,7 @@ fn starts_operand(toks: &[Token], text: &[u8], i: usize) -> bool {
     match prev.kind {
         TokKind::Ident => matches!(
             prev.text(text),
-            b"return" | b"case" | b"throw" | b"in" | b"await" | b"else" | b"do" | b"when"
+            b"return" | b"case" | b"throw" | b"in" | b"await" | b"else" | b"do" | b"when" | b"ref"
         ),
         TokKind::Number | TokKind::Char | TokKind::Str | TokKind::InterpEnd { .. } => false,
         TokKind::Punct => match prev.text(text) {
@@ -993,11 +1085,8 @@ fn closes_cast(toks: &[Token], text: &[u8], close: usize) -> bool {
     }
 }
 
-/// The index of the `)` closing the parentheses token `i` is in.
-/// The `}` tokens that close the body of a type or namespace declaration: a
-/// `{` whose header (back to the previous `;`, `{` or `}`) names `class`,
-/// `struct`, `interface`, `record`, `enum` or `namespace`, not as a
-/// constraint (`where T : class`). One pass with a stack of open braces.
+/// The `}` tokens that close the body of a type or namespace declaration
+/// ([`declared_at`]). One pass with a stack of open braces.
 fn type_body_closes(toks: &[Token], text: &[u8]) -> FxHashSet<usize> {
     let mut open: Vec<bool> = Vec::new();
     let mut closes = FxHashSet::default();
@@ -1006,31 +1095,7 @@ fn type_body_closes(toks: &[Token], text: &[u8]) -> FxHashSet<usize> {
             continue;
         }
         match t.text(text) {
-            b"{" => {
-                let mut declares = false;
-                for k in (j.saturating_sub(256)..j).rev() {
-                    let h = toks[k];
-                    let w = h.text(text);
-                    if h.kind == TokKind::Punct && matches!(w, b";" | b"{" | b"}") {
-                        break;
-                    }
-                    let constraint = k > 0
-                        && toks[k - 1].kind == TokKind::Punct
-                        && matches!(toks[k - 1].text(text), b":" | b"," | b".");
-                    declares |= h.kind == TokKind::Ident
-                        && !constraint
-                        && matches!(
-                            w,
-                            b"class"
-                                | b"struct"
-                                | b"interface"
-                                | b"record"
-                                | b"enum"
-                                | b"namespace"
-                        );
-                }
-                open.push(declares);
-            }
+            b"{" => open.push(declared_at(toks, text, j).is_some()),
             // Every `}` pops its brace; a type body's is recorded.
             b"}" if open.pop() == Some(true) => {
                 closes.insert(j);
@@ -1041,6 +1106,35 @@ fn type_body_closes(toks: &[Token], text: &[u8]) -> FxHashSet<usize> {
     closes
 }
 
+/// The keyword declaring what the `{` at token `open` is the body of, when
+/// its header (back to the previous `;`, `{` or `}`) names `class`,
+/// `struct`, `interface`, `record`, `enum` or `namespace`, not as a
+/// constraint (`where T : class`).
+pub(crate) fn declared_at<'a>(toks: &[Token], text: &'a [u8], open: usize) -> Option<&'a [u8]> {
+    let mut declared = None;
+    for k in (open.saturating_sub(256)..open).rev() {
+        let h = toks[k];
+        let w = h.text(text);
+        if h.kind == TokKind::Punct && matches!(w, b";" | b"{" | b"}") {
+            break;
+        }
+        let constraint = k > 0
+            && toks[k - 1].kind == TokKind::Punct
+            && matches!(toks[k - 1].text(text), b":" | b"," | b".");
+        if h.kind == TokKind::Ident
+            && !constraint
+            && matches!(
+                w,
+                b"class" | b"struct" | b"interface" | b"record" | b"enum" | b"namespace"
+            )
+        {
+            declared = Some(w);
+        }
+    }
+    declared
+}
+
+/// The index of the `)` closing the parentheses token `i` is in.
 fn enclosing_close(toks: &[Token], text: &[u8], i: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (j, t) in toks.iter().enumerate().skip(i).take(4096) {
@@ -1091,7 +1185,8 @@ fn matching_open(toks: &[Token], text: &[u8], i: usize) -> Option<usize> {
     matching_bracket(toks, text, i, b"(", b")")
 }
 
-/// The index of the `open` matching the `close` at `i`, within a statement.
+/// The index of the `open` matching the `close` at `i`, within a statement
+/// (parentheses may hold the `;` of a `for` header).
 fn matching_bracket(
     toks: &[Token],
     text: &[u8],
@@ -1113,7 +1208,7 @@ fn matching_bracket(
             if depth == 0 {
                 return Some(j);
             }
-        } else if matches!(s, b";" | b"{" | b"}") {
+        } else if matches!(s, b"{" | b"}") || (s == b";" && open != b"(") {
             return None;
         }
     }

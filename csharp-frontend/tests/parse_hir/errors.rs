@@ -341,3 +341,72 @@ fn a_parameter_after_a_multibyte_character_has_no_modifier() {
         assert!(!file.scopes.is_empty(), "{src}");
     }
 }
+
+/// tree-sitter's recovery turned garnet's `LogRecord.cs` into one ERROR node
+/// for a broken expression body next to pointer dereferences.
+const ONE_BROKEN_MEMBER: &str = "// Copyright header.
+using System;
+using System.IO;
+
+namespace N
+{
+    public unsafe struct Rec
+    {
+        public static ref Info GetRef(long p) => ref *(Info*) *(p;
+
+        internal static Span<byte> Key(long p)
+        {
+            var h = *(Header*)(p + 8);
+            return new((byte*)h.Address, h.Length);
+        }
+
+        public Stream Open(string path)
+        {
+            return File.OpenRead(path);
+        }
+    }
+}
+";
+
+#[test]
+fn a_broken_member_does_not_lose_its_file() {
+    let src = ONE_BROKEN_MEMBER;
+    let file = parse(src);
+    let names: Vec<&str> = file.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Rec"]);
+    let members: Vec<&str> = file.types[0]
+        .members
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(members, ["GetRef", "Key", "Open"]);
+    let skip = |i: usize| {
+        let m = &file.types[0].members[i];
+        (m.has_error, m.body.map(|b| file.body(b).skip))
+    };
+    assert_eq!(skip(0), (true, Some(Some(SkipReason::SyntaxError))));
+    assert_eq!(skip(1), (false, Some(None)));
+    assert_eq!(skip(2), (false, Some(None)));
+    assert!(
+        body_dump(&file, src, 1).contains("(local h#1 = (* (cast Header* (+ p#0 8))))"),
+        "{}",
+        dump(src)
+    );
+    // The one error names the broken member, where it is.
+    assert_eq!(file.syntax_errors.len(), 1, "{:?}", file.syntax_errors);
+    let e = &file.syntax_errors[0];
+    assert_eq!(
+        e.message,
+        "cannot parse `public static ref Info GetRef(long p) =>…`"
+    );
+    assert_eq!(
+        e.range.start as usize,
+        src.find("public static ref").unwrap_or(0)
+    );
+    // Later code keeps its offsets.
+    let open = &file.types[0].members[2];
+    assert_eq!(
+        open.name_range.start as usize,
+        src.find("Open(").unwrap_or(0)
+    );
+}

@@ -39,7 +39,17 @@ pub(crate) fn is_error_node(node: Node) -> bool {
 }
 
 pub(crate) fn error_of(node: Node, original: &str) -> SyntaxError {
-    let range = TextRange::new(node.start_byte() as u32, node.end_byte() as u32);
+    // Recovery may start an ERROR node at the comments before the construct
+    // at fault (a file's copyright header): name and locate the construct.
+    let mut cursor = node.walk();
+    let start = if node.is_error() {
+        node.children(&mut cursor)
+            .find(|c| c.kind() != "comment")
+            .map_or(node.start_byte(), |c| c.start_byte())
+    } else {
+        node.start_byte()
+    };
+    let range = TextRange::new(start as u32, node.end_byte() as u32);
     let message = if node.is_missing() || !node.is_error() {
         let kind = node.kind();
         if node.is_named() {
@@ -48,13 +58,13 @@ pub(crate) fn error_of(node: Node, original: &str) -> SyntaxError {
             format!("expected `{kind}`")
         }
     } else if is_single_token(node) {
-        match shortened(node, original) {
+        match shortened(original, range) {
             Some(tok) => format!("unexpected `{tok}`"),
             None => "syntax error".to_owned(),
         }
     } else {
         // Recovery skipped a whole stretch: name it rather than guess the cause.
-        match shortened(node, original) {
+        match shortened(original, range) {
             Some(text) => format!("cannot parse `{text}`"),
             None => "syntax error".to_owned(),
         }
@@ -77,9 +87,11 @@ fn is_single_token(node: Node) -> bool {
     }
 }
 
-/// The node's text: its first line, at most 40 characters.
-fn shortened(node: Node, original: &str) -> Option<String> {
-    let text = original.get(node.start_byte()..node.end_byte())?.trim();
+/// The text of `range`: its first line, at most 40 characters.
+pub(crate) fn shortened(original: &str, range: TextRange) -> Option<String> {
+    let text = original
+        .get(range.start as usize..range.end as usize)?
+        .trim();
     if text.is_empty() {
         return None;
     }

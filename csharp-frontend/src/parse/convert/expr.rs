@@ -147,6 +147,11 @@ impl<'t> BodyBuilder<'_, 't> {
     /// Dispatches on the kind; every arm is a call, so that this recursive
     /// frame stays small (unoptimised builds give each arm's temporaries a slot).
     fn expr_kind(&mut self, n: Node<'t>) -> ExprId {
+        if self.syn.kind(n) == K::ElementAccessExpression
+            && self.syn.byte_at(n.start_byte()) == b'*'
+        {
+            return self.repaired_deref(n);
+        }
         if is_chain(self.syn, n) {
             return self.chain(n);
         }
@@ -379,7 +384,17 @@ impl<'t> BodyBuilder<'_, 't> {
         let left = syn.field(assign, F::Left)?;
         let op = syn.field(assign, F::Operator).map_or("=", |o| syn.text(o));
         let op = assign_op(op);
-        let target = self.expr(left);
+        // A repaired `*(T*)(p + 1) = v` reads `*(T*)[p + 1] = v`: the
+        // original has parentheses around the one argument.
+        let target = match syn.first_named(left) {
+            Some(arg)
+                if syn.kind(left) == K::ElementBindingExpression
+                    && syn.byte_at(left.start_byte()) == b'(' =>
+            {
+                self.child_expr(arg)
+            }
+            _ => self.expr(left),
+        };
         let end = left.end_byte() as u32;
         let cast_id = self.body.alloc_expr(
             Expr::Cast {
@@ -397,6 +412,26 @@ impl<'t> BodyBuilder<'_, 't> {
         );
         let rhs = self.field_expr(assign, F::Right);
         Some(Expr::Assign { op, lhs, rhs })
+    }
+
+    /// A repaired `*(p + 1) = v` reads `_[p + 1] = v`: the dereference of
+    /// the one argument.
+    fn repaired_deref(&mut self, n: Node<'t>) -> ExprId {
+        let syn = self.syn;
+        let operand = match syn
+            .field(n, F::Subscript)
+            .and_then(|args| syn.first_named(args))
+        {
+            Some(arg) => self.child_expr(arg),
+            None => self.missing(n),
+        };
+        self.alloc(
+            Expr::Unary {
+                op: UnaryOp::Deref,
+                operand,
+            },
+            n,
+        )
     }
 
     fn postfix_unary_expr(&mut self, n: Node<'t>) -> Expr {
@@ -966,7 +1001,8 @@ impl<'t> BodyBuilder<'_, 't> {
         let syn = self.syn;
         let mut out = Vec::new();
         for a in syn.named(n) {
-            if syn.kind(a) != K::Argument {
+            // A repaired `M() = v` reads `M[_]= v`: the argument is the `)`.
+            if syn.kind(a) != K::Argument || syn.byte_at(a.start_byte()) == b')' {
                 continue;
             }
             // One pass: `name:`, `ref`/`out`/`in`, then the value.
@@ -1567,7 +1603,8 @@ impl<'t> BodyBuilder<'_, 't> {
         let syn = self.syn;
         let mut subs = Vec::new();
         for a in syn.named(list) {
-            if syn.kind(a) != K::Argument {
+            // A repaired `M() = v` reads `M[_]= v`: the argument is the `)`.
+            if syn.kind(a) != K::Argument || syn.byte_at(a.start_byte()) == b')' {
                 continue;
             }
             let name = syn.field(a, F::Name);

@@ -5,7 +5,7 @@ mod body;
 mod decl;
 mod errors;
 
-pub(crate) use errors::is_error_node;
+pub(crate) use errors::{is_error_node, shortened};
 mod expr;
 mod kinds;
 mod syn;

@@ -492,9 +492,11 @@ impl Builder<'_> {
                 let scope = &self.index.files[f].syntax.scopes[s];
                 let directives: Vec<_> =
                     scope.usings.iter().filter(|u| !u.global).cloned().collect();
-                // A using directive is resolved in the scope that encloses its declaration.
-                let ctx_scope = scope.parent.unwrap_or(ScopeId(s as u32));
-                let ctx = ScopeCtx::new(file, ctx_scope, origin);
+                // C# resolves a using directive in its own namespace (`using C;` in
+                // `namespace A.B` is `A.B.C`, then `A.C`, then `C`) but without its peer
+                // directives: this scope's usings are still empty while they are resolved
+                // here, and the outer scopes' are already done (parents come first).
+                let ctx = ScopeCtx::new(file, ScopeId(s as u32), origin);
                 let mut r = ResolvedUsings::default();
                 for u in directives {
                     let mut stats = TypeRefStats::default();

@@ -28,6 +28,7 @@ pub mod consistency;
 pub mod construction;
 pub mod facts;
 pub mod field_guards;
+pub mod first_call;
 pub mod infer;
 pub mod ir;
 pub mod must_call;
@@ -54,7 +55,8 @@ pub use span::{FileId, Span};
 /// Derives into `program` what the bodies state about ownership that the
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, methods that never return, methods a type's
-/// `Dispose()` delegates to, construction helpers, field guards, the
+/// `Dispose()` delegates to, construction helpers, what a field holds when
+/// the one method that writes it is first called, field guards, the
 /// parameters a method opens again and the `out` parameters it leaves empty
 /// when it returns `false`. The bodies come in `parts` (lowered apart, one per
 /// stage of target frameworks); whether a method is only called in
@@ -67,6 +69,7 @@ pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies])
         must_call::derive_delegated_disposal(program, bodies);
     }
     construction::derive_construction_helpers(program, parts);
+    first_call::derive(program, parts);
     for bodies in parts {
         field_guards::derive(program, bodies);
         reopens::derive(program, bodies);

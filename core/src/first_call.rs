@@ -26,6 +26,9 @@ struct Writers {
     unknown: bool,
     /// Construction stores a value other than the type's default.
     constructed: bool,
+    /// Code other than its class's constructors stores into it during
+    /// construction (a subclass's constructor, a construction helper).
+    constructed_elsewhere: bool,
 }
 
 /// Sets [`crate::program::FieldDef::first_call`] for the instance fields
@@ -36,7 +39,7 @@ struct Writers {
 ///   default (`null`, `false`, `0`) into it;
 /// - [`FirstCall::NotNull`] when every constructor of its class stores a new
 ///   object into it on every normal path (or calls a `this(..)` constructor
-///   that does), and construction stores nothing else into it.
+///   that does), and no other store into it runs in construction.
 pub fn derive(program: &mut Program, parts: &[&Bodies]) {
     let mut writers: FxHashMap<FieldId, Writers> = FxHashMap::default();
     // Methods that construction code calls: not first called by the object's user.
@@ -47,6 +50,9 @@ pub fn derive(program: &mut Program, parts: &[&Bodies]) {
             .method
             .and_then(|m| program.get_method(m).map(|d| (m, d)));
         let in_construction = method.is_some_and(|(_, d)| d.in_construction());
+        let constructor_of = method
+            .filter(|(_, d)| d.is_constructor())
+            .map(|(_, d)| d.owner);
         for node in &body.nodes {
             match &node.stmt {
                 Stmt::Store {
@@ -60,7 +66,11 @@ pub fn derive(program: &mut Program, parts: &[&Bodies]) {
                     let w = writers.entry(*f).or_default();
                     match method {
                         _ if this.is_none() || *base != this => w.unknown = true,
-                        Some(_) if in_construction => w.constructed |= !is_default(src),
+                        Some(_) if in_construction => {
+                            w.constructed |= !is_default(src);
+                            w.constructed_elsewhere |=
+                                constructor_of != program.get_field(*f).map(|d| d.owner);
+                        }
                         Some((m, d)) if !d.is_static => {
                             if !w.methods.contains(&m) {
                                 w.methods.push(m);
@@ -94,7 +104,7 @@ pub fn derive(program: &mut Program, parts: &[&Bodies]) {
         }
         let value = if !w.constructed {
             FirstCall::Default
-        } else if every_constructor_fills(program, &fills, owner, f) {
+        } else if !w.constructed_elsewhere && every_constructor_fills(program, &fills, owner, f) {
             FirstCall::NotNull
         } else {
             continue;

@@ -27,10 +27,18 @@ impl Lowerer<'_> {
             rhs,
         }) = self.hir.exprs.get(e.index()).cloned()
             && let Some((x, k, flipped)) = self.int_compared(lhs, rhs)
-            && let Some(old) = self.increment_of(x)
+            && self.is_increment(x)
         {
             let op = if flipped { op.flipped() } else { op };
-            return self.increment_compared(old, op, k, t, f, range);
+            let old = match self.value_of(x) {
+                Operand::Var(r) => self.increments.get(&r).copied(),
+                _ => None,
+            };
+            match old {
+                Some(old) => self.increment_compared(old, op, k, t, f, range),
+                None => self.branch(Cond::Opaque, t, f),
+            }
+            return;
         }
         match self.hir.exprs.get(e.index()).cloned() {
             Some(Expr::Unary {
@@ -146,27 +154,19 @@ impl Lowerer<'_> {
         }
     }
 
-    /// When `e` is a call of `Interlocked.Increment(ref location)`
-    /// ([`rlc_core::program::ParamDef::incremented`]): lowers it, and gives
-    /// the copy of what `location` held before it.
-    fn increment_of(&mut self, e: ExprId) -> Option<VarId> {
+    /// Whether `e` is a call of `Interlocked.Increment(ref location)`
+    /// ([`rlc_core::program::ParamDef::incremented`]).
+    fn is_increment(&self, e: ExprId) -> bool {
         let Some(ExprTarget::Member(m)) = self.types.target(e) else {
-            return None;
+            return false;
         };
-        let increments = matches!(self.hir.exprs.get(e.index()), Some(Expr::Call { .. }))
+        matches!(self.hir.exprs.get(e.index()), Some(Expr::Call { .. }))
             && self
                 .index
                 .member(*m)
                 .method
                 .and_then(|d| self.index.program.get_method(d))
-                .is_some_and(|d| d.params.iter().any(|p| p.incremented));
-        if !increments {
-            return None;
-        }
-        match self.value_of(e) {
-            Operand::Var(r) => self.increments.get(&r).copied(),
-            _ => None,
-        }
+                .is_some_and(|d| d.params.iter().any(|p| p.incremented))
     }
 
     /// `Interlocked.Increment(ref location) op k`: where `location` held 0

@@ -61,6 +61,9 @@ pub enum SpecAttr {
     /// call returns the value the argument held and stores the other argument
     /// into it (nothing, when there is none: `Volatile.Read`).
     Exchanged,
+    /// Library model only: on the `ref` parameter of `Interlocked.Increment`:
+    /// the call adds one to the argument and returns the sum.
+    Incremented,
     /// `System.Diagnostics.CodeAnalysis.DoesNotReturnAttribute` on a method:
     /// a call to it ends its path as a `throw` does.
     DoesNotReturn,
@@ -90,7 +93,7 @@ pub enum SpecAttr {
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 18] = [
+    pub const ALL: [SpecAttr; 19] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -103,6 +106,7 @@ impl SpecAttr {
         SpecAttr::CollectionElement,
         SpecAttr::StoredAs,
         SpecAttr::Exchanged,
+        SpecAttr::Incremented,
         SpecAttr::DoesNotReturn,
         SpecAttr::DoesNotReturnIf,
         SpecAttr::ReleasedIf,
@@ -126,6 +130,7 @@ impl SpecAttr {
             SpecAttr::CollectionElement => "CollectionElement",
             SpecAttr::StoredAs => "StoredAs",
             SpecAttr::Exchanged => "Exchanged",
+            SpecAttr::Incremented => "Incremented",
             SpecAttr::DoesNotReturn => "DoesNotReturn",
             SpecAttr::DoesNotReturnIf => "DoesNotReturnIf",
             SpecAttr::ReleasedIf => "ReleasedIf",
@@ -151,6 +156,7 @@ impl SpecAttr {
                 | SpecAttr::CollectionElement
                 | SpecAttr::StoredAs
                 | SpecAttr::Exchanged
+                | SpecAttr::Incremented
                 | SpecAttr::ReleasedIf
                 | SpecAttr::DoesNotThrow
                 | SpecAttr::LifecycleStart

@@ -28,6 +28,7 @@ pub mod consistency;
 pub mod construction;
 pub mod facts;
 pub mod field_guards;
+pub mod first_call;
 pub mod flag_guards;
 pub mod infer;
 pub mod ir;
@@ -56,7 +57,8 @@ pub use span::{FileId, Span};
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, fields a `bool` flag says hold nothing owed,
 /// methods that never return, methods a type's `Dispose()` delegates to,
-/// construction helpers, field guards, the
+/// construction helpers, what a field holds when the one method that writes
+/// it is first called, field guards, the
 /// parameters a method opens again and the `out` parameters it leaves empty
 /// when it returns `false`. The bodies come in `parts` (lowered apart, one per
 /// stage of target frameworks); whether a method is only called in
@@ -70,6 +72,7 @@ pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies])
         must_call::derive_delegated_disposal(program, bodies);
     }
     construction::derive_construction_helpers(program, parts);
+    first_call::derive(program, parts);
     for bodies in parts {
         field_guards::derive(program, bodies);
         reopens::derive(program, bodies);

@@ -267,6 +267,9 @@ pub struct ParamDef {
     /// (the other argument; with none, `Volatile.Read(ref location)`, it keeps
     /// its value).
     pub exchanged: bool,
+    /// The library model's `[Incremented]` (`Interlocked.Increment(ref
+    /// location)`): the call adds one to the argument and returns the sum.
+    pub incremented: bool,
     /// `[DoesNotReturnIf(value)]` on a `bool` parameter (`Debug.Assert`): the
     /// call does not return when the argument has this value.
     pub does_not_return_if: Option<bool>,
@@ -291,6 +294,7 @@ impl ParamDef {
             stored_as: None,
             unset_when_false: false,
             exchanged: false,
+            incremented: false,
             reopened: false,
             does_not_return_if: None,
             default: None,
@@ -490,7 +494,21 @@ pub struct FieldDef {
     /// construction helper stores into it: a [`MethodDef::lifecycle_start`]
     /// method may find it holding a value.
     pub set_in_construction: bool,
+    /// The one method that writes this field of its object after
+    /// construction, and what the field holds when that method is first
+    /// called on an object ([`crate::first_call::derive`]).
+    pub first_call: Option<(MethodId, FirstCall)>,
     pub span: Option<Span>,
+}
+
+/// What a field holds when the one method that writes it after construction
+/// is first called on an object.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum FirstCall {
+    /// Its type's default (`null`, `false`, `0`): construction stores nothing else.
+    Default,
+    /// A new object every constructor stored into it.
+    NotNull,
 }
 
 impl FieldDef {
@@ -509,6 +527,7 @@ impl FieldDef {
             released_if: None,
             guards: Vec::new(),
             set_in_construction: false,
+            first_call: None,
             span: None,
         }
     }

@@ -718,6 +718,9 @@ impl<'m> Walker<'m> {
                     Some(SpecAttr::Exchanged) if kind != "method_declaration" => {
                         self.problem(n, "`[Exchanged]` needs a method that returns the old value");
                     }
+                    Some(SpecAttr::Incremented) if kind != "method_declaration" => {
+                        self.problem(n, "`[Incremented]` needs a method that returns the sum");
+                    }
                     Some(SpecAttr::DoesNotReturnIf)
                         if p.child_by_field_name("type")
                             .is_none_or(|t| text(t, src) != "bool")
@@ -735,6 +738,7 @@ impl<'m> Walker<'m> {
                         SpecAttr::NotOwning
                         | SpecAttr::StoredAs
                         | SpecAttr::Exchanged
+                        | SpecAttr::Incremented
                         | SpecAttr::DoesNotReturnIf,
                     )
                     | None => {}

@@ -592,7 +592,11 @@ impl<'c, 'a> Engine<'c, 'a> {
                 use crate::ir::Cond;
                 let known = |v: VarId| known_value(&fact.known, v);
                 let take_true = match cond {
-                    Cond::IsNull(x) => !fact.has_var(*x) && !self.guard_is_null(*x, &fact),
+                    Cond::IsNull(x) => {
+                        !fact.has_var(*x)
+                            && !self.guard_is_null(*x, &fact)
+                            && cx.not_null.binary_search(x).is_err()
+                    }
                     Cond::Bool(v) => {
                         cx.bools.edge_feasible(cx.body, n, *v, true)
                             && known(*v) != Some(false)

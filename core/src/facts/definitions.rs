@@ -2,7 +2,7 @@
 //! (flow-insensitively). The checker's collection rules, the summaries and
 //! inference all ask "where does this value come from?" through this one table.
 
-use crate::ir::{Arg, Body, Callee, NodeId, Operand, Stmt, VarId};
+use crate::ir::{Body, Callee, NodeId, Operand, Stmt, VarId, defined_vars};
 use crate::program::ParamMode;
 
 /// The statements that assign each variable, in node order, stored flat
@@ -84,26 +84,6 @@ impl Definitions {
             _ => None,
         }
     }
-}
-
-/// The variables a statement assigns: its destination, and the variables a
-/// call passes as `out`/`ref` arguments.
-pub fn defined_vars(stmt: &Stmt) -> impl Iterator<Item = VarId> + '_ {
-    let (single, call_outs): (Option<VarId>, &[Arg]) = match stmt {
-        Stmt::Copy { dst, .. }
-        | Stmt::Opaque { dst, .. }
-        | Stmt::Load { dst, .. }
-        | Stmt::Element { dst, .. } => (Some(*dst), &[]),
-        Stmt::Closure { dst, .. } => (*dst, &[]),
-        Stmt::Call(call) => (call.dst, call.args.as_slice()),
-        _ => (None, &[]),
-    };
-    single.into_iter().chain(call_outs.iter().filter_map(|a| {
-        match (&a.value, a.mode.is_written()) {
-            (Operand::Var(v), true) => Some(*v),
-            _ => None,
-        }
-    }))
 }
 
 /// Whether a statement reads `var` (an `out` argument is only written).

@@ -19,15 +19,17 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::called_methods::{CalledMethod, called_methods};
 use crate::cfg;
+use crate::first_call;
 use crate::ir::{Bodies, Body, BodyId, NodeId, Stmt, VarId, VarKind};
 use crate::must_call::{MustCallType, MustCallTypes};
 use crate::ownership;
-use crate::program::{MethodDef, MethodId, Program};
+use crate::program::{FirstCall, MethodDef, MethodId, Program};
 use crate::resource_alias::{Alias, BoolValues, FieldKey, FieldKeys};
 use crate::span::Span;
 
+pub use crate::ir::defined_vars;
 pub use alias_classes::{AliasClasses, ValueSource};
-pub use definitions::{Definitions, defined_vars, reads_var};
+pub use definitions::{Definitions, reads_var};
 pub use summaries::{BodySummaries, StoredAs, Summaries, Twins};
 
 /// The program as every analysis sees it.
@@ -128,7 +130,19 @@ impl<'p> ProgramFacts<'p> {
         seeds.extend(ownership::flag_loads(self.program, body));
         seeds.extend(ownership::idempotence_flag_loads(body));
         seeds.extend(ownership::flag_test_results(body, self.flag_tests()));
-        self.body_facts(id, &seeds)
+        // Its guarantees are about its first call: the fields only it writes
+        // hold what construction left there (`Interlocked.Increment(ref
+        // _disposed)` reads `0`, `Interlocked.Exchange(ref _pool, null)` the pool).
+        let first = first_call::first_call_loads(self.program, body);
+        seeds.extend(
+            first
+                .iter()
+                .filter(|(_, v)| *v == FirstCall::Default)
+                .map(|(dst, _)| (*dst, false)),
+        );
+        let mut facts = self.body_facts(id, &seeds)?;
+        facts.not_null = first_call::not_null_vars(body, &first);
+        Some(facts)
     }
 }
 
@@ -148,6 +162,10 @@ pub struct BodyFacts<'a> {
     /// Whether `return x` hands `x`'s obligation to the caller.
     pub returns_owning: bool,
     pub defs: Definitions,
+    /// Variables whose `null` test cannot succeed, sorted: in a method's
+    /// facts, the values of fields it alone writes that construction filled
+    /// ([`first_call::not_null_vars`]).
+    pub not_null: Vec<VarId>,
     called: Vec<Vec<CalledMethod<'a>>>,
 }
 
@@ -181,6 +199,7 @@ impl<'a> BodyFacts<'a> {
             reachable: cfg::reachable(body),
             returns_owning: ownership::body_returns_owning(program, body),
             defs: Definitions::of(body),
+            not_null: Vec::new(),
             called,
         })
     }

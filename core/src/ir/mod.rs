@@ -694,5 +694,25 @@ pub fn fit<T>(v: &mut Vec<T>) {
     }
 }
 
+/// The variables a statement assigns: its destination, and the variables a
+/// call passes as `out`/`ref` arguments.
+pub fn defined_vars(stmt: &Stmt) -> impl Iterator<Item = VarId> + '_ {
+    let (single, call_outs): (Option<VarId>, &[Arg]) = match stmt {
+        Stmt::Copy { dst, .. }
+        | Stmt::Opaque { dst, .. }
+        | Stmt::Load { dst, .. }
+        | Stmt::Element { dst, .. } => (Some(*dst), &[]),
+        Stmt::Closure { dst, .. } => (*dst, &[]),
+        Stmt::Call(call) => (call.dst, call.args.as_slice()),
+        _ => (None, &[]),
+    };
+    single.into_iter().chain(call_outs.iter().filter_map(|a| {
+        match (&a.value, a.mode.is_written()) {
+            (Operand::Var(v), true) => Some(*v),
+            _ => None,
+        }
+    }))
+}
+
 #[cfg(test)]
 mod tests;

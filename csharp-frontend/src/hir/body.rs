@@ -86,6 +86,16 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// The comparison with its operands swapped (`1 < x` is `x > 1`).
+    pub fn flipped(self) -> BinaryOp {
+        match self {
+            BinaryOp::Lt => BinaryOp::Gt,
+            BinaryOp::Le => BinaryOp::Ge,
+            BinaryOp::Gt => BinaryOp::Lt,
+            BinaryOp::Ge => BinaryOp::Le,
+            op => op,
+        }
+    }
     pub fn from_token(tok: &str) -> Option<BinaryOp> {
         Some(match tok {
             "+" => BinaryOp::Add,

@@ -392,6 +392,7 @@ fn add_fields(index: &mut Index, id: MemberId) {
             .map(|(_, attr)| bool_arg(attr).unwrap_or(true)),
         guards: Vec::new(),
         set_in_construction: false,
+        first_call: None,
         span: member_span(index, m, syntax),
     };
     let fid = index.program.add_field(def);
@@ -708,6 +709,7 @@ pub(super) fn method_def(
             let mut collection_element = false;
             let mut stored_as = None;
             let mut exchanged = false;
+            let mut incremented = false;
             let mut does_not_return_if = None;
             for (kind, attr) in spec_attrs(pattrs) {
                 match kind {
@@ -717,6 +719,7 @@ pub(super) fn method_def(
                     SpecAttr::CollectionElement => collection_element = true,
                     SpecAttr::StoredAs => stored_as = string_args(attr).into_iter().next(),
                     SpecAttr::Exchanged => exchanged = pd.modifier == ParamModifier::Ref,
+                    SpecAttr::Incremented => incremented = pd.modifier == ParamModifier::Ref,
                     SpecAttr::DoesNotReturnIf => does_not_return_if = bool_arg(attr),
                     SpecAttr::OwnsIf => {
                         ownership_condition = Some(OwnershipCondition {
@@ -742,6 +745,7 @@ pub(super) fn method_def(
                 stored_as,
                 unset_when_false: try_pattern && pd.modifier == ParamModifier::Out,
                 exchanged,
+                incremented,
                 does_not_return_if,
                 reopened: false,
                 default: pd.default.as_ref().map(const_of),

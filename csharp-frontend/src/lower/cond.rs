@@ -7,13 +7,39 @@ use rlc_core::ir::{Cond, FieldRef, NodeId, Operand, Stmt as IrStmt, VarId};
 use rlc_core::program::Const;
 
 use super::Lowerer;
-use crate::hir::{BinaryOp, Expr, ExprId, Literal, Pat, PatId, UnaryOp};
+use crate::hir::{BinaryOp, Expr, ExprId, Literal, Pat, PatId, TextRange, UnaryOp};
 use crate::index::Ty;
+use crate::resolve::ExprTarget;
 
 impl Lowerer<'_> {
     /// Lowers a boolean expression so that control goes to `t` or `f`.
     pub(super) fn cond(&mut self, e: ExprId, t: NodeId, f: NodeId) {
         let range = self.hir.expr_range(e);
+        if let Some(Expr::Binary {
+            op:
+                op @ (BinaryOp::Eq
+                | BinaryOp::NotEq
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge),
+            lhs,
+            rhs,
+        }) = self.hir.exprs.get(e.index()).cloned()
+            && let Some((x, k, flipped)) = self.int_compared(lhs, rhs)
+            && self.is_increment(x)
+        {
+            let op = if flipped { op.flipped() } else { op };
+            let old = match self.value_of(x) {
+                Operand::Var(r) => self.increments.get(&r).copied(),
+                _ => None,
+            };
+            match old {
+                Some(old) => self.increment_compared(old, op, k, t, f, range),
+                None => self.branch(Cond::Opaque, t, f),
+            }
+            return;
+        }
         match self.hir.exprs.get(e.index()).cloned() {
             Some(Expr::Unary {
                 op: UnaryOp::Not,
@@ -112,6 +138,62 @@ impl Lowerer<'_> {
                 }
             }
         }
+    }
+
+    /// The operand of a comparison with an integer literal, the literal, and
+    /// whether the literal comes first (`1 < x`).
+    fn int_compared(&self, lhs: ExprId, rhs: ExprId) -> Option<(ExprId, i64, bool)> {
+        let int = |x: ExprId| match self.hir.exprs.get(x.index()) {
+            Some(Expr::Literal(Literal::Int(k))) => Some(*k),
+            _ => None,
+        };
+        match (int(lhs), int(rhs)) {
+            (_, Some(k)) => Some((lhs, k, false)),
+            (Some(k), None) => Some((rhs, k, true)),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether `e` is a call of `Interlocked.Increment(ref location)`
+    /// ([`rlc_core::program::ParamDef::incremented`]).
+    fn is_increment(&self, e: ExprId) -> bool {
+        let Some(ExprTarget::Member(m)) = self.types.target(e) else {
+            return false;
+        };
+        matches!(self.hir.exprs.get(e.index()), Some(Expr::Call { .. }))
+            && self
+                .index
+                .member(*m)
+                .method
+                .and_then(|d| self.index.program.get_method(d))
+                .is_some_and(|d| d.params.iter().any(|p| p.incremented))
+    }
+
+    /// `Interlocked.Increment(ref location) op k`: where `location` held 0
+    /// (its copy `old` tests false) the result is 1 and the comparison is
+    /// decided; otherwise it is unknown (`if (Interlocked.Increment(ref
+    /// _disposed) > 1) return;` passes on the first call).
+    fn increment_compared(
+        &mut self,
+        old: VarId,
+        op: BinaryOp,
+        k: i64,
+        t: NodeId,
+        f: NodeId,
+        range: TextRange,
+    ) {
+        let holds = match op {
+            BinaryOp::Eq => 1 == k,
+            BinaryOp::NotEq => 1 != k,
+            BinaryOp::Lt => 1 < k,
+            BinaryOp::Le => 1 <= k,
+            BinaryOp::Gt => 1 > k,
+            _ => 1 >= k,
+        };
+        let unknown = self.new_label(range);
+        self.branch(Cond::Bool(old), unknown, if holds { t } else { f });
+        self.cur = Some(unknown);
+        self.branch(Cond::Opaque, t, f);
     }
 
     fn value_of(&mut self, e: ExprId) -> Operand {

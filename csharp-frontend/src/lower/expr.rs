@@ -1018,6 +1018,34 @@ impl Lowerer<'_> {
         Some(Operand::Var(old))
     }
 
+    /// `Interlocked.Increment(ref location)` ([`ParamDef::incremented`]): a
+    /// copy of what `location` holds before the call.
+    fn before_increment(
+        &mut self,
+        callee: &Callee,
+        args: &[IrArg],
+        ty: &Ty,
+        range: TextRange,
+    ) -> Option<VarId> {
+        let Callee::Method(m) = callee else {
+            return None;
+        };
+        let params = &self.index.program.get_method(*m)?.params;
+        let location = args.iter().find_map(|a| {
+            let p = params.get(a.param? as usize)?;
+            (a.mode == ParamMode::Ref && p.incremented).then(|| a.value.var())?
+        })?;
+        let old = self.temp(ty, range);
+        self.emit(
+            IrStmt::Copy {
+                dst: old,
+                src: Operand::Var(location),
+            },
+            range,
+        );
+        Some(old)
+    }
+
     fn emit_call(
         &mut self,
         e: ExprId,
@@ -1046,7 +1074,11 @@ impl Lowerer<'_> {
         if let Some(old) = self.exchange(&callee, &args, &ty, range) {
             return old;
         }
+        let before_increment = self.before_increment(&callee, &args, &ty, range);
         let dst = (!matches!(ty, Ty::Void)).then(|| self.temp(&ty, range));
+        if let (Some(old), Some(dst)) = (before_increment, dst) {
+            self.increments.insert(dst, old);
+        }
         let new_type = if kind == CallKind::New {
             ty.def()
         } else {

@@ -99,6 +99,11 @@ struct Lowerer<'a> {
     /// Fields passed as `out`/`ref` arguments of the call about to be emitted:
     /// the callee writes them through the temporary that carried them.
     writebacks: Vec<(VarId, Option<VarId>, ir::FieldRef, TextRange)>,
+    /// The result of each `Interlocked.Increment(ref location)`
+    /// ([`rlc_core::program::ParamDef::incremented`]), with a copy of what
+    /// `location` held before it: a comparison of the result with a constant
+    /// tests that copy against zero first.
+    increments: FxHashMap<VarId, VarId>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -143,6 +148,7 @@ impl<'a> Lowerer<'a> {
             tuple_items: FxHashMap::default(),
             guards: FxHashMap::default(),
             writebacks: Vec::new(),
+            increments: FxHashMap::default(),
         }
     }
 

@@ -515,8 +515,19 @@ fn implemented_alternatives(program: &Program, bodies: &Bodies) -> Vec<(TypeId, 
             assumed.remove(&k);
         }
     }
+    // An implementation's method is kept only for an interface method that
+    // holds: alone, `Dispose() {}` would make any empty method a disposal.
+    let needed: FxHashSet<(TypeId, &str)> = declared
+        .iter()
+        .filter(|(k, _)| assumed.contains(k))
+        .flat_map(|(&(t, m), owners)| {
+            std::iter::once((t, m)).chain(owners.iter().map(move |&o| (o, m)))
+        })
+        .collect();
     let mut out: Vec<(TypeId, String)> = assumed
-        .into_iter()
+        .iter()
+        .copied()
+        .filter(|k| needed.contains(k))
         .filter(|&(t, m)| !known(t, m, &FxHashSet::default()))
         .map(|(t, m)| (t, m.to_string()))
         .collect();

@@ -14,9 +14,12 @@
 
 use std::borrow::Cow;
 
-use crate::ir::{Bodies, Call, CallKind, Callee, Stmt};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ir::{Bodies, Body, Call, CallKind, Callee, FieldRef, Operand, Stmt};
 use crate::program::{
-    DeclaredIn, Harmless, MethodId, MethodKind, MustCall, Program, Provenance, TypeId, ValueTy,
+    Const, DeclaredIn, FieldId, Harmless, MethodId, MethodKind, MustCall, Program, Provenance,
+    TypeId, ValueTy,
 };
 
 /// The must-call type of a value (a non-empty obligation) and where it was stated.
@@ -276,7 +279,8 @@ impl MustCallTypes {
 /// The method called may take arguments other than a flag
 /// (`DisposeAsync() => CloseAsync(CloseReason.Local)`). An abstract or
 /// interface method that every implementation in the program makes such an
-/// alternative is one of its declaring type's too (`IConnection.CloseAsync`).
+/// alternative is one of its declaring type's too (`IConnection.CloseAsync`;
+/// with forwarding implementations: [`implemented_alternatives`]).
 /// A fact the code states, derived once for checking and inference.
 pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
     let mut found: Vec<(TypeId, String)> = Vec::new();
@@ -335,22 +339,200 @@ pub fn derive_delegated_disposal(program: &mut Program, bodies: &Bodies) {
         }
     }
     add_alternatives(program, found);
-    let mut declared: Vec<(TypeId, String)> = Vec::new();
-    for (b, impls) in program.implementations() {
-        let Some(d) = program.get_method(b).filter(|d| d.is_abstract) else {
-            continue;
-        };
-        let alternative = |c: &MethodId| {
-            program
-                .get_method(*c)
-                .and_then(|c| program.get_ty(c.owner))
-                .is_some_and(|t| t.also_disposes.contains(&d.name))
-        };
-        if impls.iter().all(alternative) {
-            declared.push((d.owner, d.name.clone()));
+    let declared = implemented_alternatives(program, bodies);
+    add_alternatives(program, declared);
+}
+
+/// What a parameterless instance method does, in the two shapes
+/// [`implemented_alternatives`] compares.
+#[derive(Clone, PartialEq, Eq)]
+enum Shape {
+    /// No call, load or store, and no value returned.
+    Nothing,
+    /// One call on a field of `this`, with constant arguments
+    /// (`_handle.Disconnect()`).
+    Forward {
+        field: FieldId,
+        callee: MethodId,
+        args: Vec<Operand>,
+    },
+}
+
+fn shape(body: &Body) -> Option<Shape> {
+    let this = body.this_var()?;
+    let (mut load, mut call, mut returns) = (None, None, false);
+    for n in &body.nodes {
+        match &n.stmt {
+            Stmt::Nop | Stmt::ScopeEnd(_) | Stmt::Copy { .. } => {}
+            Stmt::Return(value) => returns |= value.is_some(),
+            Stmt::Load {
+                dst,
+                base: Some(b),
+                field: FieldRef::Known(f),
+            } if *b == this && load.is_none() => load = Some((*dst, *f)),
+            Stmt::Call(c) if call.is_none() => call = Some(c),
+            _ => return None,
         }
     }
-    add_alternatives(program, declared);
+    let constant = |o: &Operand| match o {
+        Operand::Const(k) => *k != Const::Other,
+        Operand::Default => true,
+        Operand::Var(_) => false,
+    };
+    match (load, call) {
+        (None, None) if !returns => Some(Shape::Nothing),
+        (Some((t, field)), Some(c))
+            if c.receiver == Some(t)
+                && c.kind == CallKind::Ordinary
+                && c.args.iter().all(|a| constant(&a.value)) =>
+        {
+            let Callee::Method(callee) = c.callee else {
+                return None;
+            };
+            Some(Shape::Forward {
+                field,
+                callee,
+                args: c.args.iter().map(|a| a.value.clone()).collect(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The alternatives an abstract or interface method `m` gets because every
+/// implementation in the program makes it one of its type's (`IConnection.CloseAsync`),
+/// where an implementation's `m` may also be one because it does what the
+/// type's `Dispose()` does: both forward to the same field, `Dispose()` with
+/// its disposal and `m` with a method that is an alternative on the field's
+/// type (`Dispose() => _handle.Dispose(); Disconnect() => _handle.Disconnect();`
+/// over `ConnectHandle _handle`), or both with the same call; or both do
+/// nothing. Neither may be overridden in the program. The forwarding
+/// rule and the interface rule depend on each other through the field's
+/// type, so they are read as a greatest fixed point: assume every candidate,
+/// drop those whose condition fails, until none does. Sound by induction on
+/// the chain of forwarding objects (it ends at an implementation whose
+/// `Dispose()` only calls `m`, or where both do nothing; an endless one never
+/// returns from either call).
+fn implemented_alternatives(program: &Program, bodies: &Bodies) -> Vec<(TypeId, String)> {
+    let implementations = program.implementations();
+    let mut shapes: FxHashMap<(TypeId, &str), Option<(MethodId, Shape)>> = FxHashMap::default();
+    for body in bodies.iter() {
+        let Some((id, d)) = body.method.and_then(|m| Some((m, program.get_method(m)?))) else {
+            continue;
+        };
+        if d.is_static || d.kind != MethodKind::Ordinary || !d.params.is_empty() {
+            continue;
+        }
+        let here = shape(body).map(|s| (id, s));
+        shapes
+            .entry((d.owner, d.name.as_str()))
+            .and_modify(|e| *e = None)
+            .or_insert(here);
+    }
+    // (declaring type, method) -> the owners of its implementations
+    let mut declared: FxHashMap<(TypeId, &str), Vec<TypeId>> = FxHashMap::default();
+    let mut assumed: FxHashSet<(TypeId, &str)> = FxHashSet::default();
+    for (b, impls) in &implementations {
+        let Some(d) = program.get_method(*b).filter(|d| d.is_abstract) else {
+            continue;
+        };
+        let owners: Vec<TypeId> = impls
+            .iter()
+            .filter_map(|c| program.get_method(*c).map(|c| c.owner))
+            .collect();
+        assumed.insert((d.owner, d.name.as_str()));
+        assumed.extend(owners.iter().map(|&o| (o, d.name.as_str())));
+        declared
+            .entry((d.owner, d.name.as_str()))
+            .or_default()
+            .extend(owners);
+    }
+    let c = &program.conventions;
+    let is_dispose = |name: &str| name == c.dispose || name == c.dispose_async;
+    let known = |t: TypeId, m: &str, assumed: &FxHashSet<(TypeId, &str)>| {
+        program
+            .get_ty(t)
+            .is_some_and(|d| d.also_disposes.iter().any(|a| a == m))
+            || assumed.contains(&(t, m))
+    };
+    let on_field_type = |f: FieldId, m: &str, assumed: &FxHashSet<(TypeId, &str)>| {
+        let Some(t) = program.get_field(f).and_then(|f| f.ty.ty) else {
+            return false;
+        };
+        std::iter::once(t)
+            .chain(program.supertypes_of(t))
+            .any(|s| known(s, m, assumed))
+    };
+    let not_overridden = |m: MethodId| !implementations.contains_key(&m);
+    let forwards = |t: TypeId, m: &str, assumed: &FxHashSet<(TypeId, &str)>| {
+        let Some(Some((mid, ms))) = shapes.get(&(t, m)) else {
+            return false;
+        };
+        [c.dispose.as_str(), c.dispose_async.as_str()]
+            .iter()
+            .filter_map(|d| shapes.get(&(t, *d))?.as_ref())
+            .any(|(did, ds)| {
+                let same = match (ds, ms) {
+                    (Shape::Nothing, Shape::Nothing) => true,
+                    (
+                        Shape::Forward {
+                            field,
+                            callee: x,
+                            args,
+                        },
+                        Shape::Forward {
+                            field: f,
+                            callee: y,
+                            args: a,
+                        },
+                    ) => {
+                        let name = |m: &MethodId| program.method(*m).name.as_str();
+                        field == f
+                            && args == a
+                            && (x == y
+                                || (is_dispose(name(x)) && on_field_type(*f, name(y), assumed)))
+                    }
+                    _ => false,
+                };
+                same && not_overridden(*did) && not_overridden(*mid)
+            })
+    };
+    loop {
+        let failing: Vec<(TypeId, &str)> = assumed
+            .iter()
+            .filter(|&&(t, m)| {
+                let by_implementations = declared
+                    .get(&(t, m))
+                    .is_some_and(|owners| owners.iter().all(|&o| known(o, m, &assumed)));
+                !by_implementations && !forwards(t, m, &assumed)
+            })
+            .copied()
+            .collect();
+        if failing.is_empty() {
+            break;
+        }
+        for k in failing {
+            assumed.remove(&k);
+        }
+    }
+    // An implementation's method is kept only for an interface method that
+    // holds: alone, `Dispose() {}` would make any empty method a disposal.
+    let needed: FxHashSet<(TypeId, &str)> = declared
+        .iter()
+        .filter(|(k, _)| assumed.contains(k))
+        .flat_map(|(&(t, m), owners)| {
+            std::iter::once((t, m)).chain(owners.iter().map(move |&o| (o, m)))
+        })
+        .collect();
+    let mut out: Vec<(TypeId, String)> = assumed
+        .iter()
+        .copied()
+        .filter(|k| needed.contains(k))
+        .filter(|&(t, m)| !known(t, m, &FxHashSet::default()))
+        .map(|(t, m)| (t, m.to_string()))
+        .collect();
+    out.sort();
+    out
 }
 
 fn add_alternatives(program: &mut Program, found: Vec<(TypeId, String)>) {
@@ -446,6 +628,62 @@ mod tests {
         assert_eq!(weak(real), Some(false));
         assert_eq!(weak(both), Some(false));
         assert_eq!(methods(&t, sub), ["Dispose"]);
+    }
+
+    /// `interface IHandle : IDisposable { void Disconnect(); }` whose one
+    /// implementation forwards both methods to its `IHandle _inner`, and, with
+    /// `logged`, another whose `Dispose()` does more than `Disconnect()`: the
+    /// alternatives `IHandle` gets.
+    fn forwarding_handle(logged: bool) -> Vec<String> {
+        use crate::testing::{Asm, Lib};
+        let mut lib = Lib::new();
+        let handle = lib.class("App.IHandle", &[lib.disposable]);
+        lib.p.types[handle.index()].kind = TypeKind::Interface;
+        let disconnect = lib.method(handle, "Disconnect", MethodKind::Ordinary, vec![], None);
+        lib.p.methods[disconnect.index()].is_abstract = true;
+        let fwd = lib.class("App.Forwarding", &[handle]);
+        let inner = lib.field(fwd, "_inner", handle, false, true);
+        let mut forwards = Vec::new();
+        for (name, callee) in [("Disconnect", disconnect), ("Dispose", lib.dispose)] {
+            let m = lib.method(fwd, name, MethodKind::Ordinary, vec![], None);
+            lib.p.methods[m.index()].overrides = vec![disconnect];
+            forwards.push((m, callee));
+        }
+        let logged_type = logged.then(|| {
+            let t = lib.class("App.Logged", &[handle]);
+            let log = lib.field(t, "_log", lib.stream, true, true);
+            let d = lib.method(t, "Disconnect", MethodKind::Ordinary, vec![], None);
+            lib.p.methods[d.index()].overrides = vec![disconnect];
+            let dispose = lib.method(t, "Dispose", MethodKind::Ordinary, vec![], None);
+            (log, d, dispose)
+        });
+        let mut bodies = Vec::new();
+        for (m, callee) in forwards {
+            let mut a = Asm::for_method(&lib, m);
+            let t = a.temp(Some(handle));
+            let this = a.this();
+            a.load(t, this, inner);
+            a.call(None, callee, Some(t), &[]);
+            bodies.push(a.finish());
+        }
+        if let Some((log, d, dispose)) = logged_type {
+            bodies.push(Asm::for_method(&lib, d).finish());
+            let mut a = Asm::for_method(&lib, dispose);
+            let this = a.this();
+            a.call(None, d, Some(this), &[]);
+            let s = a.temp(Some(lib.stream));
+            a.load(s, this, log);
+            a.dispose(s);
+            bodies.push(a.finish());
+        }
+        derive_delegated_disposal(&mut lib.p, &Bodies::from(bodies));
+        lib.p.ty(handle).also_disposes.clone()
+    }
+
+    #[test]
+    fn forwarding_implementations_make_the_interface_method_a_disposal() {
+        assert_eq!(forwarding_handle(false), ["Disconnect"]);
+        assert!(forwarding_handle(true).is_empty());
     }
 
     #[test]

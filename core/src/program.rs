@@ -663,6 +663,13 @@ impl Program {
     pub fn field(&self, id: FieldId) -> &FieldDef {
         &self.fields[id.index()]
     }
+    /// The supertypes of `t`, direct or not.
+    pub fn supertypes_of(&self, t: TypeId) -> Vec<TypeId> {
+        let direct = self.get_ty(t).map_or(&[][..], |d| &d.supertypes);
+        transitively(direct, |s| {
+            self.get_ty(s).map_or(&[][..], |d| &d.supertypes)
+        })
+    }
     /// The methods `m` overrides or implements, directly or not.
     pub fn overridden(&self, m: MethodId) -> Vec<MethodId> {
         transitively(&self.method(m).overrides, |o| &self.method(o).overrides)

@@ -30,7 +30,7 @@ use crate::ir::{Body, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, V
 use crate::options::ExceptionModel;
 use crate::ownership;
 use crate::program::{FieldId, MethodDef, MethodId, MethodKind, ParamMode};
-use crate::resource_alias::Alias;
+use crate::resource_alias::{self, Alias};
 
 /// The program-wide summaries.
 pub fn program(pf: &ProgramFacts<'_>, exceptions: ExceptionModel) -> Summaries {
@@ -430,8 +430,11 @@ fn element_disposal_loops(
     out
 }
 
-/// The field of `this` a variable was loaded from (through copies, and
-/// through a getter's view of a collection, as a dictionary's `Values`).
+/// The field of `this` a variable was loaded from (through copies, through
+/// a getter's view of a collection, as a dictionary's `Values`, and through
+/// a copy that keeps its elements, a `[MustCallAlias]` of the collection such
+/// as `Values.ToArray()`: disposing every element of the copy disposes every
+/// element the field held when it was taken).
 fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
     let collection = |v: VarId| facts.body.var(v).ty.element.is_some();
     let is_view = |v: VarId, of: VarId| collection(v) && collection(of);
@@ -455,6 +458,10 @@ fn field_of_this(facts: &BodyFacts<'_>, var: VarId) -> Option<FieldId> {
             {
                 v = call.receiver?;
             }
+            Stmt::Call(call) => match resource_alias::wrapped_by(facts.program, call)[..] {
+                [w] if is_view(v, w.var()) => v = w.var(),
+                _ => return None,
+            },
             _ => return None,
         }
     }

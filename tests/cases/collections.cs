@@ -2,14 +2,17 @@
 // value's obligation to the collection: it is discharged when the collection is owning
 // (a field whose elements the class's must-call method disposes, a local collection
 // disposed element-wise on every path before it goes out of scope, a container whose
-// Add takes ownership), and otherwise reported once at the store (RLC0005).
-// cases: 32
+// Add takes ownership), and otherwise reported once at the store (RLC0005). A copy that
+// keeps a collection's elements (`Values.ToArray()`, `list.ToArray()`), disposed element-wise,
+// disposes the collection's elements; a filtered one does not.
+// cases: 35
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Threading;
+using System.Threading.Tasks;
 using RlcSharp.Annotations;
 
 namespace Cases.Collections;
@@ -479,4 +482,71 @@ public static class StreamTable
     }
 
     public static int Count => s_all?.Count ?? 0;
+}
+
+// CASE: a disposal method that takes a snapshot of a dictionary's values (`Values.ToArray()`),
+// empties the dictionary and disposes every element of the snapshot: the copy keeps the same
+// elements, so the dictionary's elements are disposed.
+public sealed class SnapshotOwner : IAsyncDisposable
+{
+    private readonly IDictionary<string, Stream> _open = new Dictionary<string, Stream>();
+
+    public void Open(string path)
+    {
+        var s = File.OpenRead(path);
+        lock (_open)
+            _open[path] = s;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        Stream[] streams;
+        lock (_open)
+        {
+            streams = _open.Values.ToArray();
+            _open.Clear();
+        }
+        foreach (var s in streams)
+            await s.DisposeAsync();
+    }
+}
+
+// CASE: the same with a list's own `ToArray()` and a concurrent dictionary's pairs.
+public sealed class InstanceSnapshotOwner : IDisposable
+{
+    private readonly List<Stream> _list = new();
+    private readonly ConcurrentDictionary<string, Stream> _byName = new();
+
+    public void Add(string path)
+    {
+        _list.Add(File.OpenRead(path));
+        _byName.TryAdd(path, File.OpenRead(path));
+    }
+
+    public void Dispose()
+    {
+        foreach (var s in _list.ToArray())
+            s.Dispose();
+        _list.Clear();
+        foreach (var pair in _byName.ToArray())
+            pair.Value.Dispose();
+    }
+}
+
+// CASE: a filtered copy (`Where(..).ToList()`) keeps only some elements: disposing it does not
+// dispose the collection's elements.
+public sealed class FilteredSnapshotOwner : IDisposable
+{
+    private readonly List<Stream> _list = new();
+
+    public void Add(string path)
+    {
+        _list.Add(File.OpenRead(path)); // expect: RLC0005
+    }
+
+    public void Dispose()
+    {
+        foreach (var s in _list.Where(s => s.CanRead).ToList())
+            s.Dispose();
+    }
 }

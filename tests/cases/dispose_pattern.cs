@@ -6,13 +6,16 @@
 // another method of its class (`Dispose() => Close();`, also with arguments other than a
 // flag: `CloseAsync(reason)`) makes that method a disposal method too, and so does a
 // method that only calls `Dispose()` or `DisposeAsync()`; an interface method that every
-// implementation makes one is one of the interface's.
+// implementation makes one is one of the interface's; an implementation's method is one
+// too when it and `Dispose()` forward to the same field, `Dispose()` with its disposal and
+// the method with one that is a disposal method on the field's type (the interface's own,
+// read as a greatest fixed point), or when `Dispose()` does nothing.
 // A class whose base is a type rlc-sharp does not know (WinForms' `Form` without its
 // reference assemblies) but which overrides `Dispose(bool)` is disposable: the override
 // is the dispose pattern of its base. An inherited must-call method that calls a
 // virtual method of its class (a hook: `DisposeScope()`, an abstract `Close()`) disposes
 // the fields that the subclass's override of that hook disposes.
-// cases: 21
+// cases: 25
 using System;
 using System.IO;
 using System.Threading;
@@ -486,5 +489,158 @@ public sealed class FileChannel : IChannel
         }
         await channel.DisposeAsync();
         return true;
+    }
+}
+
+// A handle released by `Disconnect()`: every implementation's `Dispose()` does what its
+// `Disconnect()` does (calls it, forwards to the same field, or does nothing).
+public interface IConnectHandle : IDisposable
+{
+    void Disconnect();
+}
+
+public interface IRequestHandle : IConnectHandle
+{
+    void Cancel();
+}
+
+public sealed class RemoveKeyHandle : IConnectHandle
+{
+    private readonly Action<string> _remove;
+    private readonly string _key;
+
+    public RemoveKeyHandle(string key, Action<string> remove)
+    {
+        _key = key;
+        _remove = remove;
+    }
+
+    public void Disconnect() => _remove(_key);
+
+    public void Dispose() => Disconnect();
+}
+
+public sealed class EmptyConnectHandle : IConnectHandle
+{
+    public void Dispose() { }
+
+    public void Disconnect() { }
+}
+
+public sealed class ForwardingRequestHandle : IRequestHandle
+{
+    private readonly IConnectHandle _handle;
+
+    public ForwardingRequestHandle(IConnectHandle handle) { _handle = handle; }
+
+    public void Cancel() { }
+
+    public void Disconnect() => _handle.Disconnect();
+
+    public void Dispose() => _handle.Dispose();
+}
+
+public sealed class RequestClient : IDisposable
+{
+    private readonly System.Collections.Generic.Dictionary<Type, IRequestHandle> _handlers = new();
+
+    // CASE: `Disconnect()` on the interface releases a handle whose implementations'
+    // `Dispose()` only calls `Disconnect()`, does nothing, or forwards to a field whose
+    // `Disconnect()` does the same; also for every element of a collection.
+    public void Add(Func<IConnectHandle> connect)
+    {
+        var handle = new ForwardingRequestHandle(connect());
+        _handlers.Add(typeof(Exception), handle);
+    }
+
+    public static void Once(Func<IConnectHandle> connect)
+    {
+        var handle = connect();
+        handle.Disconnect();
+    }
+
+    public void Dispose()
+    {
+        foreach (var handle in _handlers.Values)
+        {
+            handle.Cancel();
+            handle.Disconnect();
+        }
+    }
+}
+
+public interface ISubscription : IDisposable
+{
+    void Unsubscribe();
+}
+
+public sealed class LoggedSubscription : ISubscription
+{
+    [Owning] private readonly Stream _log = File.OpenWrite("sub.log");
+
+    public void Unsubscribe() { }
+
+    [Calls("_log", "Dispose")]
+    public void Dispose()
+    {
+        Unsubscribe();
+        _log.Dispose();
+    }
+
+    // CASE: an implementation whose `Dispose()` does more than `Unsubscribe()`: unsubscribing
+    // through the interface does not release it.
+    public static void Leave(Func<ISubscription> subscribe)
+    {
+        var s = subscribe(); // expect: RLC0001
+        s.Unsubscribe();
+    }
+}
+
+public interface IDetachable : IDisposable
+{
+    void Detach();
+}
+
+public sealed class DetachableFile : FileStream, IDetachable
+{
+    public DetachableFile(string path) : base(path, FileMode.Open) { }
+
+    public void Detach() { }
+
+    // CASE: an implementation whose `Dispose()` the program does not hold (inherited from
+    // `FileStream`): detaching through the interface does not release it.
+    public static void Leave(Func<IDetachable> open)
+    {
+        var d = open(); // expect: RLC0001
+        d.Detach();
+    }
+}
+
+public interface IPausable : IDisposable
+{
+    void Pause();
+}
+
+public sealed class TwoStreams : IPausable
+{
+    private readonly IPausable _first;
+    private readonly IPausable _second;
+
+    public TwoStreams(IPausable first, IPausable second)
+    {
+        _first = first;
+        _second = second;
+    }
+
+    public void Pause() => _first.Pause();
+
+    public void Dispose() => _second.Dispose();
+
+    // CASE: `Dispose()` and `Pause()` forward to different fields: pausing through the
+    // interface does not release it.
+    public static void Leave(Func<IPausable> open)
+    {
+        var p = open(); // expect: RLC0001
+        p.Pause();
     }
 }

@@ -44,21 +44,36 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
             }
         }
     }
-    // The greatest fixed point: every candidate is taken not to return until
-    // its exit is seen reachable, so a method that only recurses (`static
-    // IDisposable Forever() => Forever();`) never returns either.
-    for (m, _) in &candidates {
-        program.methods[m.index()].never_returns = true;
+    // The greatest fixed point first: a candidate is taken not to return
+    // until its exit is seen reachable, so a method that only recurses
+    // (`static IDisposable Forever() => Forever();`) never returns either.
+    // Only a method without overloads is assumed so: a call bound to the
+    // wrong overload (`M(x => ..)` picking itself) must not make a cycle.
+    let assumed: Vec<bool> = candidates
+        .iter()
+        .map(|(m, _)| !program.has_overloads(*m))
+        .collect();
+    for ((m, _), &a) in candidates.iter().zip(&assumed) {
+        program.methods[m.index()].never_returns = a;
     }
-    let mut pending: Vec<usize> = (0..candidates.len()).collect();
-    let mut returns = vec![false; candidates.len()];
+    let mut pending: Vec<usize> = (0..candidates.len()).filter(|&i| assumed[i]).collect();
     while let Some(i) = pending.pop() {
         let (m, body) = candidates[i];
-        if returns[i] || !exit_reachable(program, body) {
+        if !program.method(m).never_returns || !exit_reachable(program, body) {
             continue;
         }
-        returns[i] = true;
         program.methods[m.index()].never_returns = false;
+        pending.extend(callers.get(&m).into_iter().flatten().copied());
+    }
+    // Then the least one for the rest: a method whose every path ends in a
+    // throw or a call that never returns.
+    let mut pending: Vec<usize> = (0..candidates.len()).collect();
+    while let Some(i) = pending.pop() {
+        let (m, body) = candidates[i];
+        if program.method(m).never_returns || exit_reachable(program, body) {
+            continue;
+        }
+        program.methods[m.index()].never_returns = true;
         pending.extend(callers.get(&m).into_iter().flatten().copied());
     }
 }

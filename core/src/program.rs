@@ -663,6 +663,16 @@ impl Program {
     pub fn field(&self, id: FieldId) -> &FieldDef {
         &self.fields[id.index()]
     }
+    /// Whether another method of the method's type has its name, so a call
+    /// of that name may bind to either.
+    pub fn has_overloads(&self, m: MethodId) -> bool {
+        let md = self.method(m);
+        self.get_ty(md.owner).is_some_and(|t| {
+            t.methods
+                .iter()
+                .any(|&o| o != m && self.method(o).name == md.name)
+        })
+    }
     /// The supertypes of `t`, direct or not.
     pub fn supertypes_of(&self, t: TypeId) -> Vec<TypeId> {
         let direct = self.get_ty(t).map_or(&[][..], |d| &d.supertypes);

@@ -6,7 +6,7 @@
 // qualify: a virtual method that throws may be overridden by one that returns.
 // A call with a `[DoesNotReturnIf(value)]` argument (`Debug.Assert(condition)`) ends
 // the path on which the argument has that value.
-// cases: 12
+// cases: 14
 using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
@@ -163,4 +163,28 @@ public sealed class CheckedEmpty : IDisposable
 
     [Calls("_s", "Dispose")]
     public void Dispose() => _s?.Dispose();
+}
+
+public static class Recursion
+{
+    // CASE: a method that only calls itself never returns, so its "result" is no new value.
+    public static void OnlyRecursing()
+    {
+        var s = Forever();
+        s.ReadByte();
+    }
+
+    private static Stream Forever() => Forever();
+
+    // CASE: a cycle through overloads is not assumed endless: the analysis may have
+    // bound a call to another overload than the compiler would.
+    public static void ThroughOverloads(string path)
+    {
+        var s = Cycle(path); // expect: RLC0001
+        s.ReadByte();
+    }
+
+    private static Stream Cycle(string path) => Cycle(path, 0);
+
+    private static Stream Cycle(string path, int depth) => Cycle(path);
 }

@@ -39,7 +39,7 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
     for (owner, ctor_bodies) in ctors {
         let mut exits: Vec<Exit> = Vec::new();
         let all_read = ctor_bodies.iter().all(|b| {
-            ConstructorPaths::exits(program, b)
+            constructor_exits(program, b)
                 .map(|e| exits.extend(e))
                 .is_some()
         });
@@ -164,123 +164,119 @@ impl PathState {
     }
 }
 
-struct ConstructorPaths;
-
-impl ConstructorPaths {
-    /// The normal exits of a constructor's paths, or `None` when it has loops,
-    /// too many paths, or calls another constructor of its class.
-    fn exits(program: &Program, body: &Body) -> Option<Vec<Exit>> {
-        let this = body.this_var()?;
-        let mut out = Vec::new();
-        let mut stack = vec![(body.entry, PathState::default())];
-        while let Some((n, mut st)) = stack.pop() {
-            if st.seen.contains(&n) {
+/// The normal exits of a constructor's paths, or `None` when it has loops,
+/// too many paths, or calls another constructor of its class.
+fn constructor_exits(program: &Program, body: &Body) -> Option<Vec<Exit>> {
+    let this = body.this_var()?;
+    let mut out = Vec::new();
+    let mut stack = vec![(body.entry, PathState::default())];
+    while let Some((n, mut st)) = stack.pop() {
+        if st.seen.contains(&n) {
+            return None;
+        }
+        st.seen.push(n);
+        if n == body.exit {
+            if out.len() == MAX_PATHS {
                 return None;
             }
-            st.seen.push(n);
-            if n == body.exit {
-                if out.len() == MAX_PATHS {
+            let stored = st
+                .stored
+                .iter()
+                .map(|(f, v)| {
+                    let v = match v {
+                        Value::Of { root, .. } => st.resolve(*v, *root),
+                        v => *v,
+                    };
+                    (*f, v)
+                })
+                .collect();
+            out.push(Exit { stored });
+            continue;
+        }
+        let node = body.node(n);
+        match &node.stmt {
+            Stmt::Copy { dst, src } => {
+                let (value, root) = match src {
+                    Operand::Var(v) => (st.value(program, body, *v), st.root(*v)),
+                    Operand::Const(c) => (constant(c), *dst),
+                    Operand::Default => (Value::Null, *dst),
+                };
+                st.set(*dst, value, root);
+            }
+            Stmt::Call(call) => {
+                if call.kind == crate::ir::CallKind::ThisConstructor {
                     return None;
                 }
-                let stored = st
-                    .stored
-                    .iter()
-                    .map(|(f, v)| {
-                        let v = match v {
-                            Value::Of { root, .. } => st.resolve(*v, *root),
-                            v => *v,
-                        };
-                        (*f, v)
-                    })
-                    .collect();
-                out.push(Exit { stored });
-                continue;
+                if let Some(dst) = call.dst {
+                    let value = if call_result_owning(program, call) {
+                        Value::Created
+                    } else {
+                        Value::Other
+                    };
+                    st.set(dst, value, dst);
+                }
             }
-            let node = body.node(n);
-            match &node.stmt {
-                Stmt::Copy { dst, src } => {
-                    let (value, root) = match src {
-                        Operand::Var(v) => (st.value(program, body, *v), st.root(*v)),
-                        Operand::Const(c) => (constant(c), *dst),
-                        Operand::Default => (Value::Null, *dst),
-                    };
-                    st.set(*dst, value, root);
-                }
-                Stmt::Call(call) => {
-                    if call.kind == crate::ir::CallKind::ThisConstructor {
-                        return None;
-                    }
-                    if let Some(dst) = call.dst {
-                        let value = if call_result_owning(program, call) {
-                            Value::Created
-                        } else {
-                            Value::Other
-                        };
-                        st.set(dst, value, dst);
-                    }
-                }
-                Stmt::Load { dst, .. } | Stmt::Opaque { dst, .. } | Stmt::Element { dst, .. } => {
-                    st.set(*dst, Value::Other, *dst);
-                }
-                Stmt::Store {
-                    base: Some(b),
-                    field: FieldRef::Known(f),
-                    src,
-                } if *b == this => {
-                    let value = match src {
-                        Operand::Var(v) => st.resolved(program, body, *v),
-                        Operand::Const(c) => constant(c),
-                        Operand::Default => Value::Null,
-                    };
-                    st.stored.insert(*f, value);
-                }
-                _ => {}
+            Stmt::Load { dst, .. } | Stmt::Opaque { dst, .. } | Stmt::Element { dst, .. } => {
+                st.set(*dst, Value::Other, *dst);
             }
-            // A constructor that throws makes no object: its exceptional edges
-            // do not matter here.
-            match &node.succ {
-                Succ::None => {}
-                Succ::Goto(t) => stack.push((*t, st)),
-                Succ::Branch {
-                    cond,
-                    if_true,
-                    if_false,
-                } => {
-                    let known = match cond {
-                        Cond::IsNull(v) => st.known_null(program, body, *v),
-                        Cond::Bool(v) => match st.resolved(program, body, *v) {
-                            Value::Bool(b) => Some(b),
-                            _ => None,
-                        },
-                        Cond::Opaque => None,
-                    };
-                    match known {
-                        Some(true) => stack.push((*if_true, st)),
-                        Some(false) => stack.push((*if_false, st)),
-                        None => {
-                            for (to, value) in [(*if_true, true), (*if_false, false)] {
-                                let mut s = st.clone();
-                                match cond {
-                                    Cond::IsNull(v) => {
-                                        s.is_null.insert(s.root(*v), value);
-                                    }
-                                    Cond::Bool(v) => {
-                                        s.is_true.insert(s.root(*v), value);
-                                    }
-                                    Cond::Opaque => {}
+            Stmt::Store {
+                base: Some(b),
+                field: FieldRef::Known(f),
+                src,
+            } if *b == this => {
+                let value = match src {
+                    Operand::Var(v) => st.resolved(program, body, *v),
+                    Operand::Const(c) => constant(c),
+                    Operand::Default => Value::Null,
+                };
+                st.stored.insert(*f, value);
+            }
+            _ => {}
+        }
+        // A constructor that throws makes no object: its exceptional edges
+        // do not matter here.
+        match &node.succ {
+            Succ::None => {}
+            Succ::Goto(t) => stack.push((*t, st)),
+            Succ::Branch {
+                cond,
+                if_true,
+                if_false,
+            } => {
+                let known = match cond {
+                    Cond::IsNull(v) => st.known_null(program, body, *v),
+                    Cond::Bool(v) => match st.resolved(program, body, *v) {
+                        Value::Bool(b) => Some(b),
+                        _ => None,
+                    },
+                    Cond::Opaque => None,
+                };
+                match known {
+                    Some(true) => stack.push((*if_true, st)),
+                    Some(false) => stack.push((*if_false, st)),
+                    None => {
+                        for (to, value) in [(*if_true, true), (*if_false, false)] {
+                            let mut s = st.clone();
+                            match cond {
+                                Cond::IsNull(v) => {
+                                    s.is_null.insert(s.root(*v), value);
                                 }
-                                stack.push((to, s));
+                                Cond::Bool(v) => {
+                                    s.is_true.insert(s.root(*v), value);
+                                }
+                                Cond::Opaque => {}
                             }
+                            stack.push((to, s));
                         }
                     }
                 }
-                Succ::Multi(targets) => {
-                    stack.extend(targets.iter().map(|t| (*t, st.clone())));
-                }
+            }
+            Succ::Multi(targets) => {
+                stack.extend(targets.iter().map(|t| (*t, st.clone())));
             }
         }
-        Some(out)
     }
+    Some(out)
 }
 
 fn constant(c: &Const) -> Value {

@@ -55,29 +55,9 @@ pub(crate) fn parse(text: &str, old: Option<&Tree>) -> Option<Tree> {
 
 /// ERROR and MISSING nodes in the tree.
 pub(crate) fn error_count(root: Node) -> usize {
-    if !root.has_error() {
-        return 0;
-    }
-    let mut count = 0;
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if node.is_error() || node.is_missing() {
-            count += 1;
-        }
-        // Subtrees without errors hold none: skip them.
-        if node.has_error() && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return count;
-            }
-        }
-    }
+    crate::parse::nodes_with_errors(root)
+        .filter(|n| n.is_error() || n.is_missing())
+        .count()
 }
 
 pub(crate) fn text_of<'s>(node: Node, src: &'s str) -> &'s str {

@@ -5,7 +5,7 @@ use rlc_core::ir::{
     self, Arg as IrArg, BodyKind, CallKind, Callee, Cond, FieldRef, Operand, Stmt as IrStmt, VarId,
     VarKind,
 };
-use rlc_core::program::{Const, Ownership, ParamMode, ValueTy};
+use rlc_core::program::{Const, Ownership, ParamDef, ParamMode, ValueTy};
 
 use super::Lowerer;
 use crate::hir::{
@@ -981,26 +981,14 @@ impl Lowerer<'_> {
         ty: &Ty,
         range: TextRange,
     ) -> Option<Operand> {
-        let Callee::Method(m) = callee else {
-            return None;
-        };
-        let params = &self.index.program.get_method(*m)?.params;
-        let exchanged = |a: &&IrArg| {
-            a.mode == ParamMode::Ref
-                && a.param
-                    .and_then(|p| params.get(p as usize))
-                    .is_some_and(|p| p.exchanged)
-        };
-        let location = args.iter().find(exchanged)?.value.var()?;
-        let value = args.iter().find(|a| !exchanged(a)).map(|a| a.value.clone());
-        let old = self.temp(ty, range);
-        self.emit(
-            IrStmt::Copy {
-                dst: old,
-                src: Operand::Var(location),
-            },
-            range,
-        );
+        let at = self.ref_arg_marked(callee, args, |p| p.exchanged)?;
+        let location = args[at].value.var()?;
+        let value = args
+            .iter()
+            .enumerate()
+            .find(|(i, _)| *i != at)
+            .map(|(_, a)| a.value.clone());
+        let old = self.copy_of(location, ty, range);
         match value {
             Some(value) => {
                 self.emit(
@@ -1027,14 +1015,33 @@ impl Lowerer<'_> {
         ty: &Ty,
         range: TextRange,
     ) -> Option<VarId> {
+        let at = self.ref_arg_marked(callee, args, |p| p.incremented)?;
+        let location = args[at].value.var()?;
+        Some(self.copy_of(location, ty, range))
+    }
+
+    /// The position of the argument passed by `ref` to a parameter of the
+    /// callee that `marked` says is its location (`[Exchanged]`, `[Incremented]`).
+    fn ref_arg_marked(
+        &self,
+        callee: &Callee,
+        args: &[IrArg],
+        marked: impl Fn(&ParamDef) -> bool,
+    ) -> Option<usize> {
         let Callee::Method(m) = callee else {
             return None;
         };
         let params = &self.index.program.get_method(*m)?.params;
-        let location = args.iter().find_map(|a| {
-            let p = params.get(a.param? as usize)?;
-            (a.mode == ParamMode::Ref && p.incremented).then(|| a.value.var())?
-        })?;
+        args.iter().position(|a| {
+            a.mode == ParamMode::Ref
+                && a.param
+                    .and_then(|p| params.get(p as usize))
+                    .is_some_and(&marked)
+        })
+    }
+
+    /// A new temporary holding what `location` holds now.
+    fn copy_of(&mut self, location: VarId, ty: &Ty, range: TextRange) -> VarId {
         let old = self.temp(ty, range);
         self.emit(
             IrStmt::Copy {
@@ -1043,7 +1050,7 @@ impl Lowerer<'_> {
             },
             range,
         );
-        Some(old)
+        old
     }
 
     fn emit_call(

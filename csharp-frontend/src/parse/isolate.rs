@@ -138,24 +138,7 @@ fn parse_alone(member: &[u8]) -> Option<Alone> {
 
 /// The first ERROR or MISSING node in text order.
 fn first_error(root: Node) -> Option<Node> {
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if super::convert::is_error_node(node) {
-            return Some(node);
-        }
-        if node.has_error() && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
-        }
-    }
+    super::convert::nodes_with_errors(root).find(|n| super::convert::is_error_node(*n))
 }
 
 /// The statement or member holding `error` (the error itself when it stands

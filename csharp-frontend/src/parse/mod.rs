@@ -11,6 +11,8 @@ mod lexer;
 mod preproc;
 mod repair;
 
+pub(crate) use convert::nodes_with_errors;
+
 use std::cell::RefCell;
 
 use rustc_hash::FxHashSet;

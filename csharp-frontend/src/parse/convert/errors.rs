@@ -34,6 +34,31 @@ pub(crate) fn collect(root: Node, original: &str, out: &mut Vec<SyntaxError>) {
 
 /// An ERROR or MISSING node, or a named node whose only content is missing
 /// (`identifier` over a hidden MISSING token, which a cursor never visits).
+/// The nodes of `root` in text order, skipping the subtrees without errors
+/// (which hold no ERROR or MISSING node).
+pub(crate) fn nodes_with_errors(root: Node) -> impl Iterator<Item = Node> {
+    let mut cursor = root.walk();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let node = cursor.node();
+        if !(node.has_error() && cursor.goto_first_child()) {
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    done = true;
+                    break;
+                }
+            }
+        }
+        Some(node)
+    })
+}
+
 pub(crate) fn is_error_node(node: Node) -> bool {
     node.is_error() || node.is_missing() || (node.has_error() && node.child_count() == 0)
 }

@@ -5,7 +5,7 @@ mod body;
 mod decl;
 mod errors;
 
-pub(crate) use errors::{is_error_node, shortened};
+pub(crate) use errors::{is_error_node, nodes_with_errors, shortened};
 mod expr;
 mod kinds;
 mod syn;

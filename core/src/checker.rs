@@ -91,7 +91,7 @@ impl<'p> Checker<'p> {
             || summarize::body(&facts, exceptions),
         );
         finish(
-            rules::body_findings(&facts, &outcome),
+            rules::body_findings(&facts, &self.summaries, &outcome),
             body.fingerprint_key(),
         )
     }

@@ -38,6 +38,7 @@ pub mod options;
 pub mod ownership;
 pub mod program;
 pub mod provenance;
+pub mod registrations;
 pub mod reopens;
 pub mod resource_alias;
 pub mod rules;

@@ -122,6 +122,8 @@ infer_rules! {
         "the method stores a new resource into a non-readonly owning field of `this`";
     CreatesMustCallForCallee, "creates-must-call-for-callee",
         "the method calls a [CreatesMustCallFor(\"this\")] method on `this`";
+    Registration, "registration",
+        "the method keeps an argument in its object and returns a handle whose disposal removes it";
 }
 
 impl std::fmt::Display for InferRule {

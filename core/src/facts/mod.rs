@@ -30,7 +30,7 @@ use crate::span::Span;
 pub use crate::ir::defined_vars;
 pub use alias_classes::{AliasClasses, ValueSource};
 pub use definitions::{Definitions, reads_var};
-pub use summaries::{BodySummaries, StoredAs, Summaries, Twins};
+pub use summaries::{BodySummaries, Registrations, StoredAs, Summaries, Twins};
 
 /// The program as every analysis sees it.
 pub struct ProgramFacts<'p> {

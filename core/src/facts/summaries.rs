@@ -22,6 +22,10 @@ pub struct Summaries {
     /// it reads them: the callee never sees what the caller passed, so the
     /// argument is written as if it were `out`.
     pub overwritten_refs: FxHashSet<(MethodId, u32)>,
+    /// Registration methods: each keeps the argument of this parameter in
+    /// its receiver and returns a handle that undoes that
+    /// ([`crate::registrations`]).
+    pub registrations: Registrations,
 }
 
 impl Summaries {
@@ -37,6 +41,9 @@ impl Summaries {
         }
     }
 }
+
+/// Each registration method with the parameter it registers.
+pub type Registrations = FxHashMap<MethodId, u32>;
 
 /// Declarations without a body that stand for declarations analysed
 /// elsewhere (the same code compiled for another target framework, kept as

@@ -14,9 +14,11 @@ mod text;
 
 use serde::Serialize;
 
-use crate::consistency::{ConditionNote, Event, Loss, ObligationKind, Outcome};
-use crate::facts::BodyFacts;
-use crate::program::Harmless;
+use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind, Outcome};
+use crate::facts::reads_var;
+use crate::facts::{BodyFacts, Summaries};
+use crate::ir::{Callee, Stmt, VarKind};
+use crate::program::{Harmless, MethodId};
 use crate::resource_alias::Alias;
 pub use diagnostic::{Diagnostic, Keyed, Label, Severity, SpecFact, finish, sort};
 
@@ -94,6 +96,8 @@ registry! {
         "A disposable value is not disposed, but its type's disposal releases nothing today (inferred)";
     rlc0011_resource_leak_releases_only_managed => ResourceLeakReleasesOnlyManaged, "RLC0011", "resource-leak-releases-only-managed", Note, Analysis,
         "A disposable value is not disposed, but its type's disposal releases only managed state";
+    rlc0012_discarded_registration => DiscardedRegistration, "RLC0012", "discarded-registration", Note, Analysis,
+        "The handle that would undo a registration is discarded, so the registration lasts as long as its receiver";
     rlc9001_syntax_error => SyntaxError, "RLC9001", "syntax-error", Note, Input,
         "The parser found a syntax error; the statement holding it is not analysed";
     rlc9002_project_note => ProjectNote, "RLC9002", "project-note", Note, Input,
@@ -155,7 +159,11 @@ const FORMER_NAMES: &[(&str, &str)] = &[("owning-field-overwritten", "resource-o
 /// The findings of one checked body: one per obligation lost on some path
 /// (one per resource-alias cluster), by the rule its kind belongs to, and a
 /// note when the analysis ran out of budget.
-pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
+pub(crate) fn body_findings(
+    cx: &BodyFacts<'_>,
+    summaries: &Summaries,
+    out: &Outcome,
+) -> Vec<Keyed> {
     use std::collections::BTreeMap;
     let mut diags = Vec::new();
     let mut by_obligation: BTreeMap<u32, Vec<&Event>> = BTreeMap::new();
@@ -187,6 +195,13 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
         let d = match (&ob.kind, harmless) {
             (ObligationKind::CreatesMustCallFor { on_this: true }, _) => {
                 rlc0009_missing_creates_must_call_for::call_on_this(cx, ob)
+            }
+            (k, _)
+                if k.is_leak()
+                    && let Some(registration) =
+                        discarded_registration(cx, summaries, ob, event) =>
+            {
+                rlc0012_discarded_registration::report(cx, ob, event, notes, registration)
             }
             (k, Some((Harmless::ReleasesNothing, ty, prov))) if k.is_leak() => {
                 let verdict = (*ty, prov.clone());
@@ -230,6 +245,33 @@ pub(crate) fn body_findings(cx: &BodyFacts<'_>, out: &Outcome) -> Vec<Keyed> {
         diags.push(rlc9005_method_skipped::over_budget(cx));
     }
     diags
+}
+
+/// The registration method and the parameter it registers, when the value is
+/// the discarded result of a call of one.
+fn discarded_registration(
+    cx: &BodyFacts<'_>,
+    summaries: &Summaries,
+    ob: &Obligation,
+    event: &Event,
+) -> Option<(MethodId, u32)> {
+    if event.exc_from.is_some() {
+        return None;
+    }
+    let Stmt::Call(call) = &cx.body.nodes.get(ob.node.index())?.stmt else {
+        return None;
+    };
+    // Discarded: no result, or a temporary nothing reads.
+    if let Some(d) = call.dst
+        && (cx.body.var(d).kind != VarKind::Temp
+            || cx.body.nodes.iter().any(|n| reads_var(&n.stmt, d)))
+    {
+        return None;
+    }
+    let Callee::Method(m) = call.callee else {
+        return None;
+    };
+    Some((m, *summaries.registrations.get(&m)?))
 }
 
 /// The variable the user declared whose reassignment lost the value, when that

@@ -20,7 +20,10 @@
 //!
 //! The same holds for `out` parameters: one the method only ever fills with
 //! values it does not own (`bool TryGetCached(out Stream s) { s = _cache; .. }`)
-//! gets `[NotOwning]`, as the library's `TryGetValue` has.
+//! gets `[NotOwning]`, as the library's `TryGetValue` has; an `out T` of a
+//! type parameter or `object` under the same condition as such a result (a
+//! bag's `TryGet<T>(out T value)` that forwards `value = (T)o` from its
+//! dictionary's out).
 
 use std::cell::OnceCell;
 
@@ -35,6 +38,7 @@ use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
 use crate::program::{
     Const, FieldId, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program, Target,
+    ValueTy,
 };
 use crate::resource_alias;
 use crate::span::Span;
@@ -53,10 +57,7 @@ pub(super) fn evidence(
     if !candidate(md) || body.is_iterator {
         return None;
     }
-    let open = match md.ret.ty {
-        None => true,
-        Some(t) => p.well_known.object == Some(t),
-    };
+    let open = says_nothing(p, &md.ret);
     if tracks_what_it_returns(p, body, tracking) {
         return None;
     }
@@ -251,9 +252,12 @@ pub(super) fn borrowed_out_params(
     let defs = OnceCell::new();
     let mut found = Vec::new();
     for (i, param) in md.params.iter().enumerate() {
+        // As for results: `out T value` qualifies only when it forwards
+        // what it lends (`value = (T)o` of a dictionary's out).
+        let open = says_nothing(p, &param.ty);
         if param.mode != ParamMode::Out
             || param.ownership != Ownership::Default
-            || types.of_value(&param.ty).is_none()
+            || !(open || types.of_value(&param.ty).is_some())
         {
             continue;
         }
@@ -261,13 +265,20 @@ pub(super) fn borrowed_out_params(
             continue;
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
-        if let Some(Source::Borrowed { .. }) = borrowed(p, md, body, defs, v)
+        if let Some(Source::Borrowed { forwarded }) = borrowed(p, md, body, defs, v)
+            && (forwarded || !open)
             && let Some(first) = defs.all(v).iter().min()
         {
             found.push((i as u32, body.node(*first).span));
         }
     }
     found
+}
+
+/// Whether a declared type says nothing about an obligation: a type
+/// parameter or `object`, whose instantiation may well be disposable.
+fn says_nothing(p: &Program, ty: &ValueTy) -> bool {
+    ty.ty.is_none_or(|t| p.well_known.object == Some(t))
 }
 
 /// Where the values a variable may hold come from, when the method owns none.

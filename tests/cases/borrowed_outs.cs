@@ -4,9 +4,10 @@
 // not-owning call such as TryGetValue, a not-owning result, null) is inferred
 // [NotOwning] on that parameter, as the library's TryGetValue is: the caller borrows
 // what it receives. A type parameter or `object` qualifies when the value is forwarded
-// from elsewhere (`value = (T)o`). One fresh resource on some path keeps the parameter
+// from elsewhere (`value = (T)o`); a recursive lookup (`parent.TryGet(key, out value)`)
+// lends what the method lends. One fresh resource on some path keeps the parameter
 // owning, and an interface's lends only when every implementation's does.
-// cases: 9
+// cases: 10
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -85,6 +86,35 @@ public sealed class ContextBag
     }
 
     public static long Length(ContextBag bag) => bag.TryGet<Stream>(out var s) ? s.Length : -1;
+}
+
+// CASE: a bag that asks its parent for what it lacks (a recursive lookup) lends too:
+// the recursive call's out lends what the method lends.
+public sealed class ScopedBag
+{
+    private readonly Dictionary<string, object> _items = new();
+    private readonly ScopedBag _parent;
+
+    public ScopedBag(ScopedBag parent) => _parent = parent;
+
+    public void Set(string key, object value) => _items[key] = value;
+
+    public bool TryGet<T>(string key, out T value)
+    {
+        if (_items.TryGetValue(key, out var item))
+        {
+            value = (T)item;
+            return true;
+        }
+        if (_parent != null)
+        {
+            return _parent.TryGet(key, out value);
+        }
+        value = default;
+        return false;
+    }
+
+    public static int Peek(ScopedBag bag) => bag.TryGet<Stream>("in", out var s) ? s.ReadByte() : -1;
 }
 
 // CASE: an out filled from a not-owning result (the cache's getter) lends too.

@@ -178,6 +178,29 @@ public sealed class ContextBag
     }
 }
 
+public sealed class ScopedRegistry
+{
+    private readonly Dictionary<string, Stream> _streams = new Dictionary<string, Stream>();
+    private readonly ScopedRegistry _parent;
+
+    public ScopedRegistry(ScopedRegistry parent)
+    {
+        _parent = parent;
+    }
+
+    // A lookup that asks its parent lends what it lends itself: the recursive call adds
+    // nothing to what its own paths return.
+    [return: NotOwning]
+    public Stream Find(string name)
+    {
+        if (_streams.TryGetValue(name, out var stream))
+        {
+            return stream;
+        }
+        return _parent != null ? _parent.Find(name) : null;
+    }
+}
+
 public interface IInfrastructure<T>
 {
     T Instance { get; }

@@ -145,6 +145,62 @@ public static class ServiceLocator
     public static object Last() => _last;
 }
 
+public sealed class ContextBag
+{
+    private readonly Dictionary<Type, object> _entries = new Dictionary<Type, object>();
+    private object _last;
+
+    public void Set<T>(T value) where T : class
+    {
+        _entries[typeof(T)] = value;
+        _last = value;
+    }
+
+    // A type parameter says nothing about an obligation, but an `out` filled from the
+    // dictionary's not-owning out lends what the bag holds.
+    public bool TryGet<T>([NotOwning] out T value) where T : class
+    {
+        if (_entries.TryGetValue(typeof(T), out var entry))
+        {
+            value = (T)entry;
+            return true;
+        }
+        value = null;
+        return false;
+    }
+
+    // An `object` out filled from the class's own field proposes nothing: it would be
+    // noise.
+    public bool TryLast(out object value)
+    {
+        value = _last;
+        return value != null;
+    }
+}
+
+public sealed class ScopedRegistry
+{
+    private readonly Dictionary<string, Stream> _streams = new Dictionary<string, Stream>();
+    private readonly ScopedRegistry _parent;
+
+    public ScopedRegistry(ScopedRegistry parent)
+    {
+        _parent = parent;
+    }
+
+    // A lookup that asks its parent lends what it lends itself: the recursive call adds
+    // nothing to what its own paths return.
+    [return: NotOwning]
+    public Stream Find(string name)
+    {
+        if (_streams.TryGetValue(name, out var stream))
+        {
+            return stream;
+        }
+        return _parent != null ? _parent.Find(name) : null;
+    }
+}
+
 public interface IInfrastructure<T>
 {
     T Instance { get; }

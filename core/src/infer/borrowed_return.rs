@@ -20,7 +20,10 @@
 //!
 //! The same holds for `out` parameters: one the method only ever fills with
 //! values it does not own (`bool TryGetCached(out Stream s) { s = _cache; .. }`)
-//! gets `[NotOwning]`, as the library's `TryGetValue` has.
+//! gets `[NotOwning]`, as the library's `TryGetValue` has; an `out T` of a
+//! type parameter or `object` under the same condition as such a result (a
+//! bag's `TryGet<T>(out T value)` that forwards `value = (T)o` from its
+//! dictionary's out).
 
 use std::cell::OnceCell;
 
@@ -29,12 +32,13 @@ use rustc_hash::FxHashSet;
 use crate::cfg;
 use crate::facts::Definitions;
 use crate::ir::{
-    Bodies, Body, BodyKind, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
+    Bodies, Body, BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
 };
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
 use crate::program::{
     Const, FieldId, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program, Target,
+    ValueTy,
 };
 use crate::resource_alias;
 use crate::span::Span;
@@ -53,10 +57,7 @@ pub(super) fn evidence(
     if !candidate(md) || body.is_iterator {
         return None;
     }
-    let open = match md.ret.ty {
-        None => true,
-        Some(t) => p.well_known.object == Some(t),
-    };
+    let open = says_nothing(p, &md.ret);
     if tracks_what_it_returns(p, body, tracking) {
         return None;
     }
@@ -76,7 +77,7 @@ pub(super) fn evidence(
             continue;
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
-        if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v)? {
+        if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v, Lent::Result)? {
             first.get_or_insert(NodeId(i as u32));
             forwards |= forwarded;
             carries = carries || carries_obligation(p, types, body, defs, *v);
@@ -227,7 +228,10 @@ pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
         Stmt::Return(Some(Operand::Const(Const::Null))) | Stmt::Return(None) => true,
         Stmt::Return(Some(Operand::Var(v))) => {
             let defs = defs.get_or_init(|| Definitions::of(body));
-            matches!(borrowed(p, md, body, defs, *v), Some(Source::Null))
+            matches!(
+                borrowed(p, md, body, defs, *v, Lent::Result),
+                Some(Source::Null)
+            )
         }
         Stmt::Return(Some(_)) => false,
         _ => true,
@@ -251,9 +255,12 @@ pub(super) fn borrowed_out_params(
     let defs = OnceCell::new();
     let mut found = Vec::new();
     for (i, param) in md.params.iter().enumerate() {
+        // As for results: `out T value` qualifies only when it forwards
+        // what it lends (`value = (T)o` of a dictionary's out).
+        let open = says_nothing(p, &param.ty);
         if param.mode != ParamMode::Out
             || param.ownership != Ownership::Default
-            || types.of_value(&param.ty).is_none()
+            || !(open || types.of_value(&param.ty).is_some())
         {
             continue;
         }
@@ -261,13 +268,21 @@ pub(super) fn borrowed_out_params(
             continue;
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
-        if let Some(Source::Borrowed { .. }) = borrowed(p, md, body, defs, v)
+        if let Some(Source::Borrowed { forwarded }) =
+            borrowed(p, md, body, defs, v, Lent::Out(i as u32))
+            && (forwarded || !open)
             && let Some(first) = defs.all(v).iter().min()
         {
             found.push((i as u32, body.node(*first).span));
         }
     }
     found
+}
+
+/// Whether a declared type says nothing about an obligation: a type
+/// parameter or `object`, whose instantiation may well be disposable.
+fn says_nothing(p: &Program, ty: &ValueTy) -> bool {
+    ty.ty.is_none_or(|t| p.well_known.object == Some(t))
 }
 
 /// Where the values a variable may hold come from, when the method owns none.
@@ -289,6 +304,16 @@ fn candidate(md: &MethodDef) -> bool {
         && md.has_body
 }
 
+/// What of its method a body is being decided on. A recursive call (a
+/// lookup that asks its parent, `return parent.TryGet(key, out value)`)
+/// lends there what the method lends: optimistically, as the fixed point
+/// assumes, it adds nothing to the values the method's other paths give.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lent {
+    Result,
+    Out(u32),
+}
+
 /// Where the values `v` may hold come from; `None` when it may hold a value
 /// the method owns (or one it cannot trace).
 fn borrowed(
@@ -297,7 +322,10 @@ fn borrowed(
     body: &Body,
     defs: &Definitions,
     v: VarId,
+    lent: Lent,
 ) -> Option<Source> {
+    let recursive =
+        |call: &Call| matches!(call.callee, Callee::Method(m) if body.method == Some(m));
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
     let mut stack = vec![v];
     let (mut any, mut forwarded) = (false, false);
@@ -346,6 +374,8 @@ fn borrowed(
                     forwarded = true;
                 }
                 Stmt::Opaque { owning: false, .. } => any = true,
+                Stmt::Call(call)
+                    if call.dst == Some(v) && lent == Lent::Result && recursive(call) => {}
                 Stmt::Call(call) if call.dst == Some(v) => {
                     // A method's resource alias (`Task.FromResult(x)`) is
                     // borrowed when what it wraps is; a new wrapper is not.
@@ -363,6 +393,9 @@ fn borrowed(
                 }
                 Stmt::Call(call) => {
                     let arg = call.args.iter().find(|a| a.value == Operand::Var(v))?;
+                    if recursive(call) && arg.param.is_some_and(|i| lent == Lent::Out(i)) {
+                        continue;
+                    }
                     if out_param_owning(callee_param(p, call, arg.param)) {
                         return None;
                     }

@@ -56,6 +56,11 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
                 found.push((f, b, x));
             }
         }
+        found.extend(
+            set_once_guarded(program, bodies, owner, &exits)
+                .into_iter()
+                .map(|(f, b)| (f, b, false)),
+        );
     }
     for (f, b, x) in found {
         program.fields[f.index()].owes_nothing_when.push((b, x));
@@ -315,6 +320,93 @@ fn flag_guarded(exits: &[Exit]) -> Vec<(FieldId, FieldId, bool)> {
                 if holds {
                     out.push((f, b, x));
                 }
+            }
+        }
+    }
+    out
+}
+
+/// Set-once flags (`if (_started) return; _started = true; _log =
+/// File.Open(..)`): pairs of a field `f` and a `bool` field `b` such that
+/// every constructor exit leaves `f` owing nothing and `b` `false`, code
+/// after construction only ever sets `b` to `true`, and stores into `f`
+/// anything but `null` only after `b = true` on every path of its body, all
+/// through `this`. While `b` is `false`, no such store has run since
+/// construction, so `f` still owes nothing.
+fn set_once_guarded(
+    program: &Program,
+    bodies: &Bodies,
+    owner: TypeId,
+    exits: &[Exit],
+) -> Vec<(FieldId, FieldId)> {
+    let fields: Vec<FieldId> = program
+        .ty(owner)
+        .fields
+        .iter()
+        .copied()
+        .filter(|f| !program.field(*f).is_static)
+        .collect();
+    let index = |f: FieldId| fields.iter().position(|g| *g == f);
+    // Per field of the class: whether code after construction sets it only
+    // to `true` (and does, somewhere), and the stores that fill it.
+    let mut only_set = vec![true; fields.len()];
+    let mut set = vec![false; fields.len()];
+    let mut fills: Vec<Vec<(&Body, NodeId)>> = vec![Vec::new(); fields.len()];
+    let mut foreign = vec![false; fields.len()];
+    for body in bodies.iter() {
+        let in_ctor = body
+            .method
+            .and_then(|m| program.get_method(m))
+            .is_some_and(|md| md.is_constructor() && md.owner == owner);
+        let this = body.this_var();
+        for (n, node) in body.nodes.iter().enumerate() {
+            let Stmt::Store {
+                base,
+                field: FieldRef::Known(h),
+                src,
+            } = &node.stmt
+            else {
+                continue;
+            };
+            let Some(i) = index(*h) else { continue };
+            if base.is_none() || *base != this {
+                foreign[i] = true;
+                continue;
+            }
+            if in_ctor {
+                continue;
+            }
+            match src {
+                Operand::Const(Const::Bool(true)) => set[i] = true,
+                Operand::Const(Const::Null) => only_set[i] = false,
+                _ => {
+                    only_set[i] = false;
+                    fills[i].push((body, NodeId(n as u32)));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (bi, &b) in fields.iter().enumerate() {
+        if !(set[bi]
+            && only_set[bi]
+            && !foreign[bi]
+            && exits.iter().all(|e| e.flag(b) == Some(false)))
+        {
+            continue;
+        }
+        for (fi, &f) in fields.iter().enumerate() {
+            let owes_nothing = exits
+                .iter()
+                .all(|e| e.stored.get(&f).is_none_or(|v| v.owes_nothing()));
+            let after_set = fills[fi].iter().all(|&(body, at)| {
+                let sets_b = |n: NodeId| {
+                    matches!(&body.node(n).stmt, Stmt::Store { field: FieldRef::Known(h), .. } if *h == b)
+                };
+                at != body.entry && !crate::cfg::reaches(body, body.entry, at, sets_b)
+            });
+            if fi != bi && !foreign[fi] && !fills[fi].is_empty() && owes_nothing && after_set {
+                out.push((f, b));
             }
         }
     }

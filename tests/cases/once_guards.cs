@@ -8,7 +8,7 @@
 // null); if (p != null) { .. }`) finds what every constructor stored. When anything
 // else writes the field (another method, an initializer with another value) the
 // first call may find it set, and the guard may skip the disposal.
-// cases: 9
+// cases: 12
 using System;
 using System.IO;
 using System.Threading;
@@ -242,4 +242,77 @@ public sealed class GuardedDisposeUnguardedOverwrite : IDisposable
         }
         _socket?.Dispose();
     }
+}
+
+// CASE: a set-once flag guards a lazy open: the flag is set before the field is
+// filled and never cleared, so while it is false the field still holds nothing.
+public sealed class OpenOnce : IDisposable
+{
+    private readonly string _path;
+    private FileStream _data;
+    private bool _opened;
+
+    public OpenOnce(string path) { _path = path; }
+
+    public void Open()
+    {
+        if (_opened)
+        {
+            return;
+        }
+        _opened = true;
+        _data = File.Open(_path, FileMode.OpenOrCreate);
+    }
+
+    public void Dispose() => _data?.Dispose();
+}
+
+// CASE: the same flag cleared by a reset that does not dispose: a second open
+// may find the field filled, so the overwrite is reported.
+public sealed class OpenOnceResettable : IDisposable
+{
+    private readonly string _path;
+    private FileStream _data;
+    private bool _opened;
+
+    public OpenOnceResettable(string path) { _path = path; }
+
+    public void Open()
+    {
+        if (_opened)
+        {
+            return;
+        }
+        _opened = true;
+        _data = File.Open(_path, FileMode.OpenOrCreate); // expect: RLC0004
+    }
+
+    public void Reset() => _opened = false;
+
+    public void Dispose() => _data?.Dispose();
+}
+
+// CASE: a flag set only after the field is filled does not guard this store:
+// another method fills the field without looking at the flag.
+public sealed class OpenOnceBypassed : IDisposable
+{
+    private readonly string _path;
+    private FileStream _data;
+    private bool _opened;
+
+    public OpenOnceBypassed(string path) { _path = path; }
+
+    public void Open()
+    {
+        if (_opened)
+        {
+            return;
+        }
+        _opened = true;
+        _data = File.Open(_path, FileMode.OpenOrCreate); // expect: RLC0004
+    }
+
+    public void Reopen() => _data = File.Open(_path, FileMode.Open); // expect: RLC0004
+
+    public void Dispose() => _data?.Dispose();
 }

@@ -498,6 +498,9 @@ pub struct FieldDef {
     /// construction, and what the field holds when that method is first
     /// called on an object ([`crate::first_call::derive`]).
     pub first_call: Option<(MethodId, FirstCall)>,
+    /// A constructor parameter the object keeps, with no declaration of its
+    /// own (its span is the parameter's): messages name it as such.
+    pub captured_param: bool,
     pub span: Option<Span>,
 }
 
@@ -528,7 +531,16 @@ impl FieldDef {
             guards: Vec::new(),
             set_in_construction: false,
             first_call: None,
+            captured_param: false,
             span: None,
+        }
+    }
+    /// What messages call it: "field", or "captured parameter".
+    pub fn kind_name(&self) -> &'static str {
+        if self.captured_param {
+            "captured parameter"
+        } else {
+            "field"
         }
     }
     /// Fields are not owning unless annotated; static fields never are.

@@ -9,7 +9,7 @@ use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
 use crate::facts::ProgramFacts;
 use crate::must_call::MustCallType;
 use crate::options::ExceptionModel;
-use crate::program::{CallsSpec, DeclaredIn, FieldId, MethodId, Program, Provenance, Target, TypeId, TypeKind};
+use crate::program::{CallsSpec, DeclaredIn, FieldDef, FieldId, MethodId, Program, Provenance, Target, TypeId, TypeKind};
 use crate::ir::{Callee, Stmt};
 use crate::rules::RuleId;
 use crate::span::{FileId, Span};
@@ -134,6 +134,7 @@ fn report(
 ) -> Keyed {
     let field = program.get_field(f);
     let name = field.map_or("?", |d| d.name.as_str());
+    let kind = field.map_or("field", FieldDef::kind_name);
     let ty = field.map_or("?", |d| program.type_name(d.ty.ty));
     let obl = preferred(program, &field_ob.must_call);
     let span = field
@@ -148,7 +149,7 @@ fn report(
         ),
         Some(ob) => (
             format!(
-                "no must-call method of `{class}` disposes the owning field `{name}` (missing `{name}.{obl}` in `{}`)",
+                "no must-call method of `{class}` disposes the owning {kind} `{name}` (missing `{name}.{obl}` in `{}`)",
                 preferred(program, &ob.must_call)
             ),
             format!(
@@ -162,7 +163,7 @@ fn report(
         message,
         Label {
             span,
-            message: format!("`{name}` is an owning field of type `{ty}`"),
+            message: format!("`{name}` is an owning {kind} of type `{ty}`"),
         },
     );
     d.help = Some(help);
@@ -173,7 +174,7 @@ fn report(
             .cloned()
             .unwrap_or(Provenance::Default);
         d.facts
-            .push(SpecFact::new(format!("field `{name}` is `[Owning]`"), prov));
+            .push(SpecFact::new(format!("{kind} `{name}` is `[Owning]`"), prov));
     }
     d.facts.push(SpecFact::new(
         format!("`{ty}` must call {}", field_ob.must_call.display()),

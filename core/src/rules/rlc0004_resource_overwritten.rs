@@ -67,8 +67,10 @@ pub(super) fn field(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, f: Field
             .provenance()
             .cloned()
             .unwrap_or(Provenance::Default);
-        d.facts
-            .push(SpecFact::new(format!("field `{field}` is `[Owning]`"), prov));
+        d.facts.push(SpecFact::new(
+            format!("{} `{field}` is `[Owning]`", def.kind_name()),
+            prov,
+        ));
     }
     d.facts.push(obligation_fact(cx, ob, &ty));
     (d, field)

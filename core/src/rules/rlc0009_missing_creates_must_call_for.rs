@@ -45,8 +45,9 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
         let mut d = Diagnostic::new(
             RuleId::MissingCreatesMustCallFor,
             format!(
-                "`{member}` assigns a new value to the owning field `{}` but is not marked \
+                "`{member}` assigns a new value to the owning {} `{}` but is not marked \
                  `[CreatesMustCallFor(\"this\")]`",
+                field.kind_name(),
                 field.name
             ),
             Label {
@@ -68,7 +69,7 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
             .cloned()
             .unwrap_or(Provenance::Default);
         d.facts.push(SpecFact::new(
-            format!("field `{}` is `[Owning]`", field.name),
+            format!("{} `{}` is `[Owning]`", field.kind_name(), field.name),
             prov,
         ));
         out.push((d, field.name.clone()));

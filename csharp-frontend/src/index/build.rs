@@ -11,13 +11,14 @@ use rustc_hash::FxHashMap;
 use super::scope::ScopeCtx;
 use super::ty::Ty;
 use super::{
-    FileEntry, GLOBAL_NS, Index, MemberData, MemberDecl, MemberId, NsData, NsId, Origin, ParamData,
-    Resolved, ResolvedUsings, TypeData, TypePart, TypeRefStats, WellKnownTypes,
+    FileEntry, GLOBAL_NS, Index, MemberBodyKind, MemberData, MemberDecl, MemberId, NsData, NsId,
+    Origin, ParamData, Resolved, ResolvedUsings, TypeData, TypePart, TypeRefStats, WellKnownTypes,
 };
 use crate::hir::{
-    Member, MemberKind, Modifiers, Name, Param, ParamModifier, PathSegment, ScopeId, TypeDecl,
-    TypeDeclId, TypeKind, TypeRef, UsingKind,
+    Expr, Member, MemberKind, Modifiers, Name, Param, ParamModifier, PathSegment, ScopeId,
+    TypeDecl, TypeDeclId, TypeKind, TypeRef, UsingKind,
 };
+use crate::resolve::{BodyOwner, ExprTarget, resolve_body};
 
 /// A project as the index needs it.
 #[derive(Clone, Debug, Default)]
@@ -144,6 +145,7 @@ pub fn build_on(base: Index, input: IndexInput) -> Index {
     b.resolve_usings(&projects);
     b.resolve_bases();
     b.collect_members();
+    b.capture_primary_params();
     b.index.decl_stats = std::mem::take(&mut b.stats);
     super::specs::build_program(&mut index, &library_facts, start);
     index
@@ -436,6 +438,7 @@ impl Builder<'_> {
             members: FxHashMap::default(),
             ctors: Vec::new(),
             primary_params: Vec::new(),
+            param_members: Vec::new(),
         });
         match container {
             Container::Ns(ns) => self.index.namespaces[ns.0 as usize]
@@ -849,11 +852,12 @@ impl Builder<'_> {
         let resolved = self.resolve_params(ctx, params);
         let is_record = matches!(decl.kind, TypeKind::Record | TypeKind::RecordStruct);
         if is_record {
-            // Positional records get a public property per parameter unless declared.
-            for p in &resolved {
+            // Positional records get a public property per parameter unless
+            // declared, which the primary constructor assigns.
+            for (i, p) in resolved.iter().enumerate() {
                 let declared = decl.members.iter().any(|m| m.name == p.name);
                 if !declared {
-                    self.push_member(MemberData {
+                    let m = self.push_member(MemberData {
                         owner,
                         kind: MemberKind::Property,
                         name: p.name.clone(),
@@ -874,6 +878,9 @@ impl Builder<'_> {
                         setter: None,
                         field: None,
                     });
+                    self.index.types[owner.index()]
+                        .param_members
+                        .push((i as u32, m));
                 }
             }
         }
@@ -903,6 +910,89 @@ impl Builder<'_> {
             setter: None,
             field: None,
         });
+    }
+
+    /// A primary-constructor parameter that a member body uses (not only an
+    /// initializer or the base call) is kept as object state: the compiler
+    /// makes it a private field of the parameter's name, and so does this.
+    /// Added after every type's members exist, since a member of the same name
+    /// (also an inherited one) shadows the parameter in member bodies.
+    fn capture_primary_params(&mut self) {
+        let index = &*self.index;
+        let mut captured = Vec::new();
+        for t in self.start.ty..index.types.len() {
+            let id = TypeId(t as u32);
+            let data = &index.types[t];
+            if data.primary_params.is_empty() || data.origin == Origin::Library {
+                continue;
+            }
+            let mut used = vec![false; data.primary_params.len()];
+            for &m in data.members.values().flatten().chain(&data.ctors) {
+                let Some(decl) = index.member(m).decl else {
+                    continue;
+                };
+                let syntax = &index.file(decl.file).syntax;
+                for mb in index.member_bodies(m) {
+                    let body = syntax.body(mb.body);
+                    // Only bodies naming a parameter are worth resolving.
+                    let names_one = body.exprs.iter().any(|e| {
+                        matches!(e, Expr::Name { name, .. }
+                            if data.primary_params.iter().any(|(p, _)| p == name))
+                    });
+                    if mb.kind == MemberBodyKind::Initializer || body.skip.is_some() || !names_one {
+                        continue;
+                    }
+                    let owner = BodyOwner {
+                        file: decl.file,
+                        ty: Some(id),
+                        member: Some(m),
+                        scope: syntax.ty(decl.ty_decl).scope,
+                        is_setter: mb.kind.is_setter(),
+                    };
+                    for target in resolve_body(index, owner, mb.body).targets.values() {
+                        if let ExprTarget::PrimaryParam(i) = target {
+                            used[*i as usize] = true;
+                        }
+                    }
+                }
+            }
+            for (i, _) in used.iter().enumerate().filter(|(_, u)| **u) {
+                captured.push((id, i as u32));
+            }
+        }
+        for (owner, i) in captured {
+            let data = &self.index.types[owner.index()];
+            let (name, ty) = data.primary_params[i as usize].clone();
+            let part = data.parts.iter().copied().find(|p| {
+                self.index.files[p.file.0 as usize]
+                    .syntax
+                    .ty(p.decl)
+                    .primary_ctor
+                    .is_some()
+            });
+            let m = self.push_member(MemberData {
+                owner,
+                kind: MemberKind::Field,
+                name,
+                type_params: Vec::new(),
+                bounds: Vec::new(),
+                ty,
+                params: Vec::new(),
+                modifiers: Modifiers::PRIVATE,
+                decl: part.map(|p| MemberDecl {
+                    file: p.file,
+                    ty_decl: p.decl,
+                    index: None,
+                }),
+                is_extension: false,
+                explicit_interface: None,
+                method: None,
+                getter: None,
+                setter: None,
+                field: None,
+            });
+            self.index.types[owner.index()].param_members.push((i, m));
+        }
     }
 
     /// Classes and structs without an instance constructor get the implicit one.

@@ -105,6 +105,10 @@ pub struct TypeData {
     pub ctors: Vec<MemberId>,
     /// Parameters of a primary constructor (`class C(Stream s)`), in scope in members.
     pub primary_params: Vec<(Name, Ty)>,
+    /// The members the primary constructor stores its parameters into (by
+    /// parameter index): a positional record's properties, or the private
+    /// fields of the parameters member bodies use (captured).
+    pub param_members: Vec<(u32, MemberId)>,
 }
 
 impl TypeData {

@@ -14,8 +14,8 @@ use super::build::LibraryTypeFacts;
 use super::ty::Ty;
 use super::{Index, MemberData, MemberId, Origin};
 use crate::hir::{
-    AccessorKind, AttrValue, Attribute, ConstValue, Member, MemberKind, Modifiers, ParamModifier,
-    TextRange, TypeKind,
+    AccessorKind, AttrValue, Attribute, ConstValue, Member, MemberKind, Modifiers, Param,
+    ParamModifier, TextRange, TypeKind,
 };
 
 /// Adds the declarations after `start` (those of the base index are there).
@@ -147,6 +147,24 @@ impl Index {
             .types
             .get(decl.ty_decl.0 as usize)?;
         ty.members.get(decl.index? as usize)
+    }
+
+    /// The primary-constructor parameter a member holds (a captured
+    /// parameter's field, a positional record's property).
+    pub fn primary_param_of(&self, id: MemberId) -> Option<&Param> {
+        let m = self.member(id);
+        let (i, _) = self
+            .ty(m.owner)
+            .param_members
+            .iter()
+            .find(|(_, f)| *f == id)?;
+        let decl = m.decl?;
+        let ty = self
+            .file(decl.file)
+            .syntax
+            .types
+            .get(decl.ty_decl.0 as usize)?;
+        ty.primary_ctor.as_ref()?.get(*i as usize)
     }
 }
 
@@ -361,9 +379,13 @@ fn member_span(index: &Index, m: &MemberData, syntax: Option<&Member>) -> Option
 fn add_fields(index: &mut Index, id: MemberId) {
     let m = index.member(id);
     let syntax = index.member_syntax(id);
-    let is_field = matches!(m.kind, MemberKind::Field | MemberKind::Event)
-        && syntax.is_some_and(|s| s.accessors.is_empty());
-    let is_auto = m.kind == MemberKind::Property && syntax.is_some_and(|s| s.is_auto_property());
+    let param = index.primary_param_of(id);
+    let captured = param.filter(|_| m.kind == MemberKind::Field);
+    let is_field = captured.is_some()
+        || (matches!(m.kind, MemberKind::Field | MemberKind::Event)
+            && syntax.is_some_and(|s| s.accessors.is_empty()));
+    let is_auto = m.kind == MemberKind::Property
+        && (param.is_some() || syntax.is_some_and(|s| s.is_auto_property()));
     if !(is_field || is_auto) {
         return;
     }
@@ -372,7 +394,14 @@ fn add_fields(index: &mut Index, id: MemberId) {
     let attrs = syntax.map(|s| s.attrs.as_slice()).unwrap_or(&[]);
     let readonly = if is_auto {
         // `{ get; }` and `{ get; init; }` cannot be reassigned after construction.
-        syntax.is_some_and(|s| !s.accessors.iter().any(|a| a.kind == AccessorKind::Set))
+        match syntax {
+            Some(s) => !s.accessors.iter().any(|a| a.kind == AccessorKind::Set),
+            // A positional record struct's properties have `set` unless it is readonly.
+            None => {
+                let owner = index.ty(m.owner);
+                owner.kind == TypeKind::Record || owner.modifiers.contains(Modifiers::READONLY)
+            }
+        }
     } else {
         m.modifiers
             .intersects(Modifiers::READONLY | Modifiers::CONST)
@@ -393,7 +422,11 @@ fn add_fields(index: &mut Index, id: MemberId) {
         guards: Vec::new(),
         set_in_construction: false,
         first_call: None,
-        span: member_span(index, m, syntax),
+        captured_param: captured.is_some(),
+        span: match (param, m.decl) {
+            (Some(p), Some(d)) => Some(index.span_of(d.file, p.range)),
+            _ => member_span(index, m, syntax),
+        },
     };
     let fid = index.program.add_field(def);
     index.members[id.index()].field = Some(fid);

@@ -43,6 +43,9 @@ struct FnSpec<'s> {
     is_setter: bool,
     /// Constructors: the initializers to run first (unless `: this(..)`).
     inits: &'s [Init],
+    /// The type's primary constructor: it declares the type's primary
+    /// parameters and stores those its type keeps.
+    is_primary: bool,
     range: TextRange,
 }
 
@@ -112,6 +115,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
             is_static: md.is_static(),
             is_setter: false,
             inits: &[],
+            is_primary: false,
             range: syntax.map(|s| s.range).unwrap_or(type_decl.name_range),
         };
         match md.kind {
@@ -139,12 +143,19 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                 });
             }
             MemberKind::Constructor => {
+                // A struct's parameterless constructor has no syntax either.
+                let is_primary = syntax.is_none()
+                    && type_decl
+                        .primary_ctor
+                        .as_ref()
+                        .is_some_and(|p| p.len() == md.params.len());
                 let body = match syntax {
                     Some(s) => s.body,
                     // A primary constructor runs the base-call arguments of the type.
                     None => type_decl.primary_base_args,
                 };
-                if body.is_none() && instance_inits.is_empty() {
+                let stores = is_primary && !data.param_members.is_empty();
+                if body.is_none() && instance_inits.is_empty() && !stores {
                     continue;
                 }
                 ctx.lower(FnSpec {
@@ -153,6 +164,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                     key: format!("{full_name}..{}", member_signature(index, m)),
                     kind: BodyKind::Constructor,
                     inits: &instance_inits,
+                    is_primary,
                     ..base
                 });
             }
@@ -190,6 +202,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
                         member: Some(m),
                         is_static: md.is_static(),
                         inits: &[],
+                        is_primary: false,
                     });
                 }
             }
@@ -214,6 +227,7 @@ pub fn lower_type(index: &Index, ty: TypeId) -> LoweredType {
             is_static: true,
             is_setter: false,
             inits: &static_inits,
+            is_primary: false,
             range,
         });
     }
@@ -242,6 +256,7 @@ pub fn lower_top_level(index: &Index, file: FileId) -> LoweredType {
             is_static: true,
             is_setter: false,
             inits: &[],
+            is_primary: false,
             range,
         });
     }
@@ -403,10 +418,8 @@ impl Ctx<'_> {
             // A primary constructor without base arguments has no HIR body to
             // declare its parameters, but its initializers read them.
             if hir_body.params.is_empty()
-                && spec.kind == BodyKind::Constructor
+                && spec.is_primary
                 && let Some(t) = self.ty
-                && let Some(m) = spec.method
-                && index.program.method(m).params.len() == index.ty(t).primary_params.len()
             {
                 for (i, (name, ty)) in index.ty(t).primary_params.iter().enumerate() {
                     l.new_var(name.to_string(), VarKind::Param(i as u32), ty, spec.range);
@@ -419,6 +432,22 @@ impl Ctx<'_> {
                 let vt = index.value_ty(&ty);
                 let span = l.b.body().span;
                 l.this_var = Some(l.b.var("this", VarKind::This, vt, span));
+            }
+            // The compiler stores the parameters it keeps before anything else runs.
+            if spec.is_primary
+                && let Some(t) = self.ty
+            {
+                for &(i, m) in &index.ty(t).param_members {
+                    if let (Some(v), Some(field)) = (l.b.body().param_var(i), index.member(m).field)
+                    {
+                        let store = IrStmt::Store {
+                            base: l.this_var,
+                            field: FieldRef::Known(field),
+                            src: Operand::Var(v),
+                        };
+                        l.emit(store, spec.range);
+                    }
+                }
             }
             for (init, h, t) in &inits {
                 l.initializer_store(*init, h, t, spec.is_static);
@@ -499,6 +528,13 @@ impl<'a> Lowerer<'a> {
         };
         let saved = (self.hir, self.types, self.file, self.hir_id);
         let saved_vars = std::mem::take(&mut self.vars);
+        // A field initializer declares the primary constructor's parameters
+        // again: they are the constructor's.
+        for (i, &b) in hir.params.iter().enumerate() {
+            if let Some(v) = self.b.body().param_var(i as u32) {
+                self.vars.insert(b, v);
+            }
+        }
         (self.hir, self.types, self.file, self.hir_id) = (hir, types, init.file, init.body);
         let range = hir.expr_range(root);
         let value = self.expr_value(root);

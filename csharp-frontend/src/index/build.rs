@@ -857,27 +857,19 @@ impl Builder<'_> {
             for (i, p) in resolved.iter().enumerate() {
                 let declared = decl.members.iter().any(|m| m.name == p.name);
                 if !declared {
-                    let m = self.push_member(MemberData {
+                    let m = self.push_member(MemberData::synthesized(
                         owner,
-                        kind: MemberKind::Property,
-                        name: p.name.clone(),
-                        type_params: Vec::new(),
-                        bounds: Vec::new(),
-                        ty: p.ty.clone(),
-                        params: Vec::new(),
-                        modifiers: Modifiers::PUBLIC,
-                        decl: Some(MemberDecl {
+                        MemberKind::Property,
+                        p.name.clone(),
+                        p.ty.clone(),
+                        Vec::new(),
+                        Modifiers::PUBLIC,
+                        Some(MemberDecl {
                             file: part.file,
                             ty_decl: part.decl,
                             index: None,
                         }),
-                        is_extension: false,
-                        explicit_interface: None,
-                        method: None,
-                        getter: None,
-                        setter: None,
-                        field: None,
-                    });
+                    ));
                     self.index.types[owner.index()]
                         .param_members
                         .push((i as u32, m));
@@ -889,27 +881,19 @@ impl Builder<'_> {
             .map(|p| (p.name.clone(), p.ty.clone()))
             .collect();
         let name = self.index.types[owner.index()].name.clone();
-        self.push_member(MemberData {
+        self.push_member(MemberData::synthesized(
             owner,
-            kind: MemberKind::Constructor,
+            MemberKind::Constructor,
             name,
-            type_params: Vec::new(),
-            bounds: Vec::new(),
-            ty: Ty::Void,
-            params: resolved,
-            modifiers: Modifiers::PUBLIC,
-            decl: Some(MemberDecl {
+            Ty::Void,
+            resolved,
+            Modifiers::PUBLIC,
+            Some(MemberDecl {
                 file: part.file,
                 ty_decl: part.decl,
                 index: None,
             }),
-            is_extension: false,
-            explicit_interface: None,
-            method: None,
-            getter: None,
-            setter: None,
-            field: None,
-        });
+        ));
     }
 
     /// A primary-constructor parameter that a member body uses (not only an
@@ -970,27 +954,19 @@ impl Builder<'_> {
                     .primary_ctor
                     .is_some()
             });
-            let m = self.push_member(MemberData {
+            let m = self.push_member(MemberData::synthesized(
                 owner,
-                kind: MemberKind::Field,
+                MemberKind::Field,
                 name,
-                type_params: Vec::new(),
-                bounds: Vec::new(),
                 ty,
-                params: Vec::new(),
-                modifiers: Modifiers::PRIVATE,
-                decl: part.map(|p| MemberDecl {
+                Vec::new(),
+                Modifiers::PRIVATE,
+                part.map(|p| MemberDecl {
                     file: p.file,
                     ty_decl: p.decl,
                     index: None,
                 }),
-                is_extension: false,
-                explicit_interface: None,
-                method: None,
-                getter: None,
-                setter: None,
-                field: None,
-            });
+            ));
             self.index.types[owner.index()].param_members.push((i, m));
         }
     }
@@ -1022,26 +998,18 @@ impl Builder<'_> {
         }
         let part = data.parts[0];
         let name = data.name.clone();
-        self.push_member(MemberData {
+        self.push_member(MemberData::synthesized(
             owner,
-            kind: MemberKind::Constructor,
+            MemberKind::Constructor,
             name,
-            type_params: Vec::new(),
-            bounds: Vec::new(),
-            ty: Ty::Void,
-            params: Vec::new(),
-            modifiers: Modifiers::PUBLIC,
-            decl: Some(MemberDecl {
+            Ty::Void,
+            Vec::new(),
+            Modifiers::PUBLIC,
+            Some(MemberDecl {
                 file: part.file,
                 ty_decl: part.decl,
                 index: None,
             }),
-            is_extension: false,
-            explicit_interface: None,
-            method: None,
-            getter: None,
-            setter: None,
-            field: None,
-        });
+        ));
     }
 }

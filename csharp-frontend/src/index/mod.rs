@@ -175,6 +175,36 @@ pub struct MemberData {
 }
 
 impl MemberData {
+    /// A member the compiler makes without a declaration of its own (an
+    /// implicit or primary constructor, a record's positional property, a
+    /// captured primary-constructor parameter), located at `decl`.
+    pub fn synthesized(
+        owner: TypeId,
+        kind: MemberKind,
+        name: Name,
+        ty: Ty,
+        params: Vec<ParamData>,
+        modifiers: Modifiers,
+        decl: Option<MemberDecl>,
+    ) -> MemberData {
+        MemberData {
+            owner,
+            kind,
+            name,
+            type_params: Vec::new(),
+            bounds: Vec::new(),
+            ty,
+            params,
+            modifiers,
+            decl,
+            is_extension: false,
+            explicit_interface: None,
+            method: None,
+            getter: None,
+            setter: None,
+            field: None,
+        }
+    }
     /// Called without a receiver; a local function captures what it uses of `this`.
     pub fn is_static(&self) -> bool {
         self.modifiers

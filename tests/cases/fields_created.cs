@@ -11,7 +11,7 @@
 // something else clears it without disposing it (the transaction, a disposal callback):
 // the caller owns the value and the field only tracks it. A field nothing lets go, or
 // one a method returns also when it did not create it (a cache), keeps its value.
-// cases: 27
+// cases: 28
 using System;
 using System.IO;
 
@@ -480,6 +480,23 @@ public sealed class StreamKeeper
     {
         return _last = File.OpenRead(path); // expect: RLC0004
     }
+}
+
+public sealed class TransactionKeeper
+{
+    private Stream? _current;
+
+    // CASE: returned on every path, and the object's own method lets the field go
+    // without disposing it: the field remembers the caller's value.
+    public Stream Begin(string path)
+    {
+        _current = File.OpenRead(path);
+        return _current;
+    }
+
+    public void Clear() => _current = null;
+
+    public bool Active => _current != null;
 }
 
 public sealed class StreamCache

@@ -32,7 +32,7 @@ use rustc_hash::FxHashSet;
 use crate::cfg;
 use crate::facts::Definitions;
 use crate::ir::{
-    Bodies, Body, BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
+    Bodies, Body, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
 };
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
@@ -114,14 +114,14 @@ fn tracks_what_it_returns(p: &Program, body: &Body, tracking: &FxHashSet<FieldId
     })
 }
 
-/// Fields something other than their object's own methods empties without
-/// disposing what they hold: a transaction clearing its connection's
-/// `Current` (`_connection.Current = null;`), a scope's disposal callback
-/// (`() => Current = null`). Such a field tracks a value someone else owns.
+/// Fields some code empties without disposing what they hold: a transaction
+/// clearing its connection's `Current` (`_connection.Current = null;`), a
+/// scope's disposal callback (`() => Current = null`), the object's own
+/// `ClearTransaction() => _current = null`. Such a field, filled with a value
+/// its method hands back to the caller, tracks a value someone else owns.
 pub(super) fn tracking_fields(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId> {
     let mut out = FxHashSet::default();
     for body in bodies.iter() {
-        let closure = matches!(body.kind, BodyKind::Lambda | BodyKind::LocalFunction);
         let disposes = || {
             body.nodes.iter().any(|n| {
                 matches!(&n.stmt, Stmt::Call(c)
@@ -130,11 +130,10 @@ pub(super) fn tracking_fields(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId
         };
         for node in &body.nodes {
             if let Stmt::Store {
-                base: Some(b),
+                base: Some(_),
                 field: FieldRef::Known(f),
                 src: Operand::Const(Const::Null),
             } = &node.stmt
-                && (Some(*b) != body.this_var() || closure)
                 && !disposes()
             {
                 out.insert(*f);

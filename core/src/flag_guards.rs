@@ -35,6 +35,7 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
             ctors.entry(md.owner).or_default().push(body);
         }
     }
+    let stores = later_stores(program, bodies);
     let mut found: Vec<(FieldId, FieldId, bool)> = Vec::new();
     for (owner, ctor_bodies) in ctors {
         let mut exits: Vec<Exit> = Vec::new();
@@ -57,7 +58,7 @@ pub fn derive(program: &mut Program, bodies: &Bodies) {
             }
         }
         found.extend(
-            set_once_guarded(program, bodies, owner, &exits)
+            set_once_guarded(program, owner, &exits, &stores)
                 .into_iter()
                 .map(|(f, b)| (f, b, false)),
         );
@@ -326,38 +327,28 @@ fn flag_guarded(exits: &[Exit]) -> Vec<(FieldId, FieldId, bool)> {
     out
 }
 
-/// Set-once flags (`if (_started) return; _started = true; _log =
-/// File.Open(..)`): pairs of a field `f` and a `bool` field `b` such that
-/// every constructor exit leaves `f` owing nothing and `b` `false`, code
-/// after construction only ever sets `b` to `true`, and stores into `f`
-/// anything but `null` only after `b = true` on every path of its body, all
-/// through `this`. While `b` is `false`, no such store has run since
-/// construction, so `f` still owes nothing.
-fn set_once_guarded(
-    program: &Program,
-    bodies: &Bodies,
-    owner: TypeId,
-    exits: &[Exit],
-) -> Vec<(FieldId, FieldId)> {
-    let fields: Vec<FieldId> = program
-        .ty(owner)
-        .fields
-        .iter()
-        .copied()
-        .filter(|f| !program.field(*f).is_static)
-        .collect();
-    let index = |f: FieldId| fields.iter().position(|g| *g == f);
-    // Per field of the class: whether code after construction sets it only
-    // to `true` (and does, somewhere), and the stores that fill it.
-    let mut only_set = vec![true; fields.len()];
-    let mut set = vec![false; fields.len()];
-    let mut fills: Vec<Vec<(&Body, NodeId)>> = vec![Vec::new(); fields.len()];
-    let mut foreign = vec![false; fields.len()];
+/// The stores into one instance field outside its class's constructors.
+#[derive(Default)]
+struct LaterStores<'b> {
+    /// Some store is the constant `true`.
+    sets_true: bool,
+    /// Some store is anything but the constant `true`.
+    sets_other: bool,
+    /// The stores of anything but `null` or `true`: the ones that fill it.
+    fills: Vec<(&'b Body, NodeId)>,
+    /// Some store, in any body, goes through another object than `this`.
+    foreign: bool,
+}
+
+/// [`LaterStores`] of every instance field, read in one pass over the bodies.
+fn later_stores<'b>(program: &Program, bodies: &'b Bodies) -> FxHashMap<FieldId, LaterStores<'b>> {
+    let mut out: FxHashMap<FieldId, LaterStores<'b>> = FxHashMap::default();
     for body in bodies.iter() {
-        let in_ctor = body
+        let constructor_of = body
             .method
             .and_then(|m| program.get_method(m))
-            .is_some_and(|md| md.is_constructor() && md.owner == owner);
+            .filter(|md| md.is_constructor())
+            .map(|md| md.owner);
         let this = body.this_var();
         for (n, node) in body.nodes.iter().enumerate() {
             let Stmt::Store {
@@ -368,44 +359,65 @@ fn set_once_guarded(
             else {
                 continue;
             };
-            let Some(i) = index(*h) else { continue };
+            let Some(fd) = program.get_field(*h).filter(|d| !d.is_static) else {
+                continue;
+            };
+            let s = out.entry(*h).or_default();
             if base.is_none() || *base != this {
-                foreign[i] = true;
-                continue;
-            }
-            if in_ctor {
-                continue;
-            }
-            match src {
-                Operand::Const(Const::Bool(true)) => set[i] = true,
-                Operand::Const(Const::Null) => only_set[i] = false,
-                _ => {
-                    only_set[i] = false;
-                    fills[i].push((body, NodeId(n as u32)));
+                s.foreign = true;
+            } else if constructor_of != Some(fd.owner) {
+                match src {
+                    Operand::Const(Const::Bool(true)) => s.sets_true = true,
+                    Operand::Const(Const::Null) => s.sets_other = true,
+                    _ => {
+                        s.sets_other = true;
+                        s.fills.push((body, NodeId(n as u32)));
+                    }
                 }
             }
         }
     }
+    out
+}
+
+/// Set-once flags (`if (_started) return; _started = true; _log =
+/// File.Open(..)`): pairs of a field `f` and a `bool` field `b` of `owner`
+/// such that every constructor exit leaves `f` owing nothing and `b`
+/// `false`, code after construction only ever sets `b` to `true`, and stores
+/// into `f` anything but `null` only after `b = true` on every path of its
+/// body, all through `this`. While `b` is `false`, no such store has run
+/// since construction, so `f` still owes nothing.
+fn set_once_guarded(
+    program: &Program,
+    owner: TypeId,
+    exits: &[Exit],
+    stores: &FxHashMap<FieldId, LaterStores<'_>>,
+) -> Vec<(FieldId, FieldId)> {
+    let none = LaterStores::default();
+    let stores_of = |f: FieldId| stores.get(&f).unwrap_or(&none);
+    let fields = &program.ty(owner).fields;
     let mut out = Vec::new();
-    for (bi, &b) in fields.iter().enumerate() {
-        if !(set[bi]
-            && only_set[bi]
-            && !foreign[bi]
-            && exits.iter().all(|e| e.flag(b) == Some(false)))
-        {
+    for &b in fields {
+        let sb = stores_of(b);
+        let set_once = sb.sets_true
+            && !sb.sets_other
+            && !sb.foreign
+            && exits.iter().all(|e| e.flag(b) == Some(false));
+        if !set_once {
             continue;
         }
-        for (fi, &f) in fields.iter().enumerate() {
+        for &f in fields {
+            let sf = stores_of(f);
             let owes_nothing = exits
                 .iter()
                 .all(|e| e.stored.get(&f).is_none_or(|v| v.owes_nothing()));
-            let after_set = fills[fi].iter().all(|&(body, at)| {
+            let after_set = sf.fills.iter().all(|&(body, at)| {
                 let sets_b = |n: NodeId| {
                     matches!(&body.node(n).stmt, Stmt::Store { field: FieldRef::Known(h), .. } if *h == b)
                 };
                 at != body.entry && !crate::cfg::reaches(body, body.entry, at, sets_b)
             });
-            if fi != bi && !foreign[fi] && !fills[fi].is_empty() && owes_nothing && after_set {
+            if f != b && !sf.foreign && !sf.fills.is_empty() && owes_nothing && after_set {
                 out.push((f, b));
             }
         }

@@ -18,7 +18,7 @@
 //!   the registry), or the result of such a registration call.
 //!
 //! An interface or virtual method registers `p` when it (if it has a body)
-//! and every implementation in the program do, and at least one body does.
+//! and every implementation in the program do.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 

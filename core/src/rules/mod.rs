@@ -261,17 +261,15 @@ fn discarded_registration(
     let Stmt::Call(call) = &cx.body.nodes.get(ob.node.index())?.stmt else {
         return None;
     };
-    // Discarded: no result, or a temporary nothing reads.
-    if let Some(d) = call.dst
-        && (cx.body.var(d).kind != VarKind::Temp
-            || cx.body.nodes.iter().any(|n| reads_var(&n.stmt, d)))
-    {
-        return None;
-    }
     let Callee::Method(m) = call.callee else {
         return None;
     };
-    Some((m, *summaries.registrations.get(&m)?))
+    let registered = *summaries.registrations.get(&m)?;
+    // Discarded: no result, or a temporary nothing reads.
+    let kept = call.dst.is_some_and(|d| {
+        cx.body.var(d).kind != VarKind::Temp || cx.body.nodes.iter().any(|n| reads_var(&n.stmt, d))
+    });
+    (!kept).then_some((m, registered))
 }
 
 /// The variable the user declared whose reassignment lost the value, when that

@@ -5,13 +5,21 @@ use crate::ir::{Body, NodeId};
 
 /// Nodes reachable from the entry over normal and exceptional edges.
 pub fn reachable(body: &Body) -> Vec<bool> {
+    reachable_cut(body, |_, _| false)
+}
+
+/// Nodes reachable from the entry when the edges `cut(from, to)` are removed.
+pub fn reachable_cut(body: &Body, cut: impl Fn(NodeId, NodeId) -> bool) -> Vec<bool> {
     let mut seen = vec![false; body.nodes.len()];
     let mut stack = vec![body.entry];
     while let Some(n) = stack.pop() {
         if std::mem::replace(&mut seen[n.index()], true) {
             continue;
         }
-        stack.extend(body.successors(n).filter(|s| !seen[s.index()]));
+        stack.extend(
+            body.successors(n)
+                .filter(|s| !seen[s.index()] && !cut(n, *s)),
+        );
     }
     seen
 }
@@ -36,21 +44,7 @@ pub fn reaches(body: &Body, from: NodeId, to: NodeId, avoid: impl Fn(NodeId) -> 
 /// Whether `node` is reachable from the entry when the edges `cut(from, to)`
 /// are removed (normal and exceptional edges otherwise).
 pub fn reachable_without(body: &Body, node: NodeId, cut: impl Fn(NodeId, NodeId) -> bool) -> bool {
-    let mut seen = vec![false; body.nodes.len()];
-    let mut stack = vec![body.entry];
-    while let Some(n) = stack.pop() {
-        if n == node {
-            return true;
-        }
-        if std::mem::replace(&mut seen[n.index()], true) {
-            continue;
-        }
-        stack.extend(
-            body.successors(n)
-                .filter(|s| !seen[s.index()] && !cut(n, *s)),
-        );
-    }
-    false
+    reachable_cut(body, cut)[node.index()]
 }
 
 /// Whether every normal path from the entry to the normal exit passes `node`

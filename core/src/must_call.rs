@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Bodies, Body, Call, CallKind, Callee, FieldRef, Operand, Stmt};
+use crate::ir::{Bodies, Body, Call, CallKind, Callee, Cond, FieldRef, Operand, Stmt, Succ, VarId};
 use crate::program::{
     Const, DeclaredIn, FieldId, Harmless, MethodId, MethodKind, MustCall, Program, Provenance,
     TypeId, ValueTy,
@@ -268,6 +268,107 @@ impl MustCallTypes {
         };
         ty.and_then(|t| self.of_type(t)).map(Cow::Borrowed)
     }
+}
+
+/// Whether a subclass of `t` in the program declares a disposal method of
+/// its own, which may release more than `t`'s.
+pub fn subclass_overrides(p: &Program, t: TypeId) -> bool {
+    p.types.iter().enumerate().any(|(i, ty)| {
+        let sub = TypeId(i as u32);
+        sub != t
+            && p.is_subtype(sub, t)
+            && ty
+                .methods
+                .iter()
+                .any(|m| p.conventions.is_disposal_method(&p.method(*m).name))
+    })
+}
+
+/// Whether running `body`, a disposal method of `owner`, may release
+/// something: it calls a disposal method or one with `[Calls]`, hands a value
+/// with an obligation to a call, or calls a method of the class (to a small
+/// depth) that does. With `assume` = (`g`, `x`), `this.g` holds `x` throughout:
+/// a branch on it takes only the edge for `x` (`if (!_ownsInner) return;`).
+pub fn releases_something<'b>(
+    p: &Program,
+    types: &MustCallTypes,
+    body_of: &dyn Fn(MethodId) -> Option<&'b Body>,
+    body: &Body,
+    owner: TypeId,
+    assume: Option<(FieldId, bool)>,
+) -> bool {
+    releases_within(p, types, body_of, body, owner, assume, 0)
+}
+
+fn releases_within<'b>(
+    p: &Program,
+    types: &MustCallTypes,
+    body_of: &dyn Fn(MethodId) -> Option<&'b Body>,
+    body: &Body,
+    owner: TypeId,
+    assume: Option<(FieldId, bool)>,
+    depth: u32,
+) -> bool {
+    if depth > 3 {
+        return true;
+    }
+    let runs = match assume {
+        Some((g, value)) => {
+            let this = body.this_var();
+            let flags: Vec<VarId> = body
+                .nodes
+                .iter()
+                .filter_map(|n| match &n.stmt {
+                    Stmt::Load {
+                        dst,
+                        base: Some(b),
+                        field: FieldRef::Known(f),
+                    } if Some(*b) == this && *f == g => Some(*dst),
+                    _ => None,
+                })
+                .collect();
+            crate::cfg::reachable_cut(body, |from, to| match &body.node(from).succ {
+                Succ::Branch {
+                    cond: Cond::Bool(t),
+                    if_true,
+                    if_false,
+                } if flags.contains(t) => to == if value { *if_false } else { *if_true },
+                _ => false,
+            })
+        }
+        None => vec![true; body.nodes.len()],
+    };
+    for (node, _) in body.nodes.iter().zip(&runs).filter(|(_, r)| **r) {
+        let Stmt::Call(call) = &node.stmt else {
+            continue;
+        };
+        let method = match &call.callee {
+            Callee::Method(m) => p.get_method(*m),
+            _ => None,
+        };
+        let name = call.callee_name(p).unwrap_or("");
+        if p.conventions.is_disposal_method(name) || method.is_some_and(|m| !m.calls.is_empty()) {
+            return true;
+        }
+        let vars = call
+            .receiver
+            .into_iter()
+            .chain(call.args.iter().filter_map(|a| a.value.var()));
+        if vars
+            .into_iter()
+            .any(|v| types.of_value(&body.var(v).ty).is_some() && Some(v) != body.this_var())
+        {
+            return true;
+        }
+        if let (Callee::Method(m), Some(md)) = (&call.callee, method)
+            && md.owner == owner
+            && let Some(b) = body_of(*m)
+            && releases_within(p, types, body_of, b, owner, assume, depth + 1)
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// A program type whose `Dispose()` (or `DisposeAsync()`) only calls another

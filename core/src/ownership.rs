@@ -16,7 +16,7 @@ use crate::ir::{
     Bodies, Body, BodyKind, Call, CallKind, Callee, Cond, FieldRef, NodeId, Operand, Stmt, Succ,
     VarId, VarKind,
 };
-use crate::must_call::MustCallTypes;
+use crate::must_call::{MustCallTypes, releases_something, subclass_overrides};
 use crate::program::{
     Const, FieldId, MethodDef, MethodId, MethodKind, OwnershipCondition, ParamDef, ParamMode,
     Program,
@@ -295,11 +295,17 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
             }
         }
     }
+    let types = (!found.is_empty()).then(|| MustCallTypes::compute(program));
+    let body_of: FxHashMap<MethodId, &Body> =
+        bodies.iter().filter_map(|b| Some((b.method?, b))).collect();
     for (m, q, g, owned) in found {
-        let md = &mut program.methods[m.index()];
-        if md.ownership_condition.is_some() {
+        if program.method(m).ownership_condition.is_some() {
             continue;
         }
+        let own_resource = types.as_ref().is_some_and(|types| {
+            owes_nothing_unless(program, types, &|d| body_of.get(&d).copied(), g, owned)
+        });
+        let md = &mut program.methods[m.index()];
         let default = match md.params.get(q as usize).and_then(|p| p.default.as_ref()) {
             Some(crate::program::Const::Bool(b)) => Some(*b),
             _ => None,
@@ -308,11 +314,44 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
             param: q,
             holds_when: owned,
             default,
-            own_resource: false,
+            own_resource,
         });
         program.fields[g.index()].ownership_flag = Some(owned);
     }
     chain_ownership_conditions(program, bodies);
+}
+
+/// Whether an object of the ownership flag `g`'s class owes nothing unless
+/// the flag is `owned`: with the other value its disposal methods release
+/// nothing (`if (!_ownsInner) return; _inner.Dispose();`), so an object made
+/// not owning is a view whose `Dispose` would do nothing. A finalizer or a
+/// subclass with a disposal method of its own may release more.
+fn owes_nothing_unless<'b>(
+    program: &Program,
+    types: &MustCallTypes,
+    body_of: &dyn Fn(MethodId) -> Option<&'b Body>,
+    g: FieldId,
+    owned: bool,
+) -> bool {
+    let owner = program.field(g).owner;
+    let ty = program.ty(owner);
+    if ty.has_finalizer || subclass_overrides(program, owner) {
+        return false;
+    }
+    let mut disposers = ty
+        .methods
+        .iter()
+        .filter(|m| {
+            let md = program.method(**m);
+            !md.is_static && program.conventions.is_disposal_method(&md.name)
+        })
+        .peekable();
+    disposers.peek().is_some()
+        && disposers.all(|d| {
+            body_of(*d).is_some_and(|b| {
+                !releases_something(program, types, body_of, b, owner, Some((g, !owned)))
+            })
+        })
 }
 
 /// A constructor that passes one of its `bool` parameters on as the condition

@@ -238,9 +238,11 @@ pub struct OwnershipCondition {
     pub param: u32,
     pub holds_when: bool,
     pub default: Option<bool>,
-    /// The condition is on the object's own resource, not on an argument's:
-    /// a constructor that takes nothing over (`SafeHandle(nint h, [OwnsIf(true)]
-    /// bool ownsHandle)`) makes an object that owns nothing when it fails.
+    /// The condition is on the object's own resource too: when it fails the
+    /// object owns nothing. So for a constructor that takes nothing over
+    /// (`SafeHandle(nint h, [OwnsIf(true)] bool ownsHandle)`), and for the
+    /// program's own wrappers whose disposal releases nothing unless they own
+    /// (`if (!_ownsInner) return; _inner.Dispose();`).
     pub own_resource: bool,
 }
 

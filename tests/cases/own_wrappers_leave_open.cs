@@ -5,7 +5,7 @@
 // argument only for that value (as `[OwnsIf]` says of the BCL's wrappers), and the
 // disposal is verified assuming the wrapper owns. Where the flag says the wrapper
 // does not own, dropping the field's value (`stream = null`) loses nothing.
-// cases: 23
+// cases: 27
 using System;
 using System.IO;
 using System.Net.Security;
@@ -366,5 +366,95 @@ public static class CreatesWhenGivenNoneUsers
     {
         using var a = new FlagOnWrongPath("a", null);
         using var b = new FlagSetLater("b", null);
+    }
+}
+
+// A wrapper that also keeps something of its own: its disposal releases the timer
+// whatever the flag says, so even a wrapper left open must be disposed.
+public sealed class Ticking : IDisposable
+{
+    private readonly Stream _inner;
+    private readonly bool _leaveOpen;
+    private readonly System.Threading.Timer _timer;
+
+    public Ticking(Stream inner, bool leaveOpen = false)
+    {
+        _inner = inner;
+        _leaveOpen = leaveOpen;
+        _timer = new System.Threading.Timer(_ => { });
+    }
+
+    public int Next() => _inner.ReadByte();
+
+    public void Dispose()
+    {
+        _timer.Dispose();
+        if (!_leaveOpen)
+            _inner.Dispose();
+    }
+}
+
+// An adapter that owns its provider only when told to, and releases it through a
+// type test (`IServiceProvider` is not disposable), once.
+public sealed class ProviderAdapter : IServiceProvider, IDisposable
+{
+    private IServiceProvider? _provider;
+    private readonly bool _ownsProvider;
+    private int _disposed;
+
+    public ProviderAdapter(IServiceProvider provider, bool ownsProvider = false)
+    {
+        _provider = provider;
+        _ownsProvider = ownsProvider;
+    }
+
+    public object? GetService(Type serviceType) => _provider?.GetService(serviceType);
+
+    public void Dispose()
+    {
+        if (System.Threading.Interlocked.Exchange(ref _disposed, 1) != 0)
+            return;
+        if (!_ownsProvider)
+            return;
+        (_provider as IDisposable)?.Dispose();
+        _provider = null;
+    }
+}
+
+public static class NotOwningViews
+{
+    // CASE: a wrapper left open owes nothing: its disposal would release nothing, so
+    // a view over the caller's stream may be dropped.
+    public static int LeftOpenAndDropped(Stream callerOwned)
+    {
+        var view = new Wrapper(callerOwned, leaveOpen: true);
+        return view.Next();
+    }
+
+    // CASE: an owner told not to own, dropped without a leak; the owning one must
+    // still be disposed.
+    public static async Task<int> NotOwningOwner(Stream callerOwned, string path)
+    {
+        var view = new Owner(callerOwned, ownsInner: false);
+        var owning = new Owner(File.OpenRead(path)); // expect: RLC0001
+        await Task.Yield();
+        return 0;
+    }
+
+    // CASE: a wrapper whose disposal releases something of its own under either
+    // value of the flag is still a resource when left open.
+    public static int LeftOpenButTicking(Stream callerOwned)
+    {
+        var t = new Ticking(callerOwned, leaveOpen: true); // expect: RLC0001
+        return t.Next();
+    }
+
+    // CASE: an adapter made with the default `ownsProvider = false` is a view; one
+    // that owns must be disposed.
+    public static object? Adapters(IServiceProvider shared, IServiceProvider built)
+    {
+        var view = new ProviderAdapter(shared);
+        var owning = new ProviderAdapter(built, ownsProvider: true); // expect: RLC0001
+        return view.GetService(typeof(string)) ?? owning.GetService(typeof(string));
     }
 }

@@ -5,7 +5,7 @@
 // (a warning) instead of being hidden, until a person writes the `[MustCall]` that
 // `infer` proposes. A written `[MustCall]` with no method, or a real resource,
 // decides it.
-// cases: 12
+// cases: 13
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -140,4 +140,34 @@ public static class Uses
     }
 
     private static void Work() { }
+
+    // CASE: a class that inherits an empty virtual `Dispose` from its base, which
+    // another subclass overrides to release a stream: the class releases nothing,
+    // its sibling is a real resource.
+    public static void InheritedEmptyDispose(string path)
+    {
+        var plain = new PlainStage(); // expect: RLC0010
+        var file = new FileStage(path); // expect: RLC0001
+        Console.WriteLine(plain.Name + file.Name);
+    }
+}
+
+public abstract class Stage : IDisposable
+{
+    public string Name => GetType().Name;
+
+    public virtual void Dispose() { }
+}
+
+public sealed class PlainStage : Stage
+{
+}
+
+public sealed class FileStage : Stage
+{
+    private readonly FileStream _log;
+
+    public FileStage(string path) => _log = File.OpenWrite(path);
+
+    public override void Dispose() => _log.Dispose();
 }

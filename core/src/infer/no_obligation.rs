@@ -4,12 +4,13 @@
 //! unsubscribe, or for `using` syntax, not to release a resource.
 //!
 //! The condition is conservative; all of it must hold:
-//! - the class is source, not an interface, and declares its own `Dispose` (or
-//!   `DisposeAsync`) with a body;
-//! - its obligation comes only from `IDisposable`/`IAsyncDisposable`, directly
-//!   or through interfaces that only extend them (`ILoggerFactory`): no base
-//!   class with an obligation, no interface with an obligation of its own;
-//! - it has no finalizer;
+//! - the class is source, not an interface, and declares or inherits from a
+//!   base class of the program its `Dispose` (or `DisposeAsync`), with a body;
+//! - its obligation comes only from `IDisposable`/`IAsyncDisposable`, directly,
+//!   through interfaces that only extend them (`ILoggerFactory`) or through
+//!   base classes of the program: no library base class with an obligation, no
+//!   type with an obligation of its own;
+//! - neither it nor a base class has a finalizer;
 //! - none of its fields (own or inherited) holds a value with an obligation, a
 //!   collection of such values, an `IntPtr`/`UIntPtr`, or a handle type;
 //! - no subclass in the program declares `Dispose`, `DisposeAsync`,
@@ -21,8 +22,8 @@
 use rustc_hash::FxHashMap;
 
 use super::{InferredAttr, InferredSpec, SpecTarget};
-use crate::ir::{Bodies, Body, BodyId, Callee, Stmt};
-use crate::must_call::MustCallTypes;
+use crate::ir::{Bodies, BodyId};
+use crate::must_call::{MustCallTypes, releases_something, subclass_overrides};
 use crate::program::{
     DeclaredIn, FieldId, Harmless, InferRule, MethodId, MustCall, Program, Provenance, TypeId,
     TypeKind,
@@ -100,7 +101,10 @@ fn qualifies(
     types.of_type(t)?;
     // The obligation must come from the disposable interfaces only.
     // An interface that only extends them (`ILoggerFactory : IDisposable`)
-    // passes their obligation on unchanged.
+    // passes their obligation on unchanged, and so does a base class of the
+    // program, whose disposal methods the class inherits and which are read
+    // below (`abstract class Stage : IDisposable { public virtual void
+    // Dispose() { } }`).
     for s in &ty.supertypes {
         let sd = p.get_ty(*s)?;
         let Some(ob) = types.of_type(*s) else {
@@ -109,16 +113,31 @@ fn qualifies(
         let via_disposable = ob
             .declared_by
             .is_some_and(|d| is_disposable_interface(p, d));
-        if !(sd.kind == TypeKind::Interface && via_disposable) {
+        let passes_on = sd.kind == TypeKind::Interface || sd.declared_in == DeclaredIn::Source;
+        if !(passes_on && via_disposable) {
             return None;
         }
     }
-    let disposers: Vec<MethodId> = ty
-        .methods
-        .iter()
-        .copied()
-        .filter(|m| p.conventions.is_disposal_method(&p.method(*m).name) && !p.method(*m).is_static)
-        .collect();
+    let chain = class_chain(p, t);
+    if chain.iter().any(|c| p.ty(*c).has_finalizer) {
+        return None;
+    }
+    // The disposal methods an object of the class runs: the most derived
+    // declaration of each along the chain.
+    let mut disposers: Vec<MethodId> = Vec::new();
+    for m in chain.iter().flat_map(|c| p.ty(*c).methods.iter().copied()) {
+        let md = p.method(m);
+        if md.is_static || !p.conventions.is_disposal_method(&md.name) {
+            continue;
+        }
+        let overridden = disposers.iter().any(|d| {
+            let dd = p.method(*d);
+            dd.name == md.name && dd.params.len() == md.params.len()
+        });
+        if !overridden {
+            disposers.push(m);
+        }
+    }
     if disposers.is_empty() || disposers.iter().any(|m| !p.method(*m).has_body) {
         return None;
     }
@@ -128,13 +147,32 @@ fn qualifies(
     if subclass_overrides(p, t) {
         return None;
     }
+    let body = |m: MethodId| body_of.get(&m).and_then(|i| bodies.get(*i));
     for &d in &disposers {
-        let body = body_of.get(&d).and_then(|i| bodies.get(*i))?;
-        if releases_something(p, types, bodies, body_of, body, t, 0) {
+        let owner = p.method(d).owner;
+        if releases_something(p, types, &body, body(d)?, owner, None) {
             return None;
         }
     }
     p.method(disposers[0]).span.or(ty.span)
+}
+
+/// The class and its base classes declared in the program, most derived first.
+fn class_chain(p: &Program, t: TypeId) -> Vec<TypeId> {
+    let mut chain = vec![t];
+    while chain.len() <= 64 {
+        let last = p.ty(*chain.last().unwrap_or(&t));
+        let base = last.supertypes.iter().copied().find(|s| {
+            p.get_ty(*s).is_some_and(|d| {
+                d.kind != TypeKind::Interface && d.declared_in == DeclaredIn::Source
+            })
+        });
+        match base {
+            Some(b) if !chain.contains(&b) => chain.push(b),
+            _ => break,
+        }
+    }
+    chain
 }
 
 /// Own and inherited (source) fields.
@@ -166,63 +204,4 @@ fn holds_resource(p: &Program, types: &MustCallTypes, f: FieldId) -> bool {
             .ty
             .and_then(|t| p.get_ty(t))
             .is_some_and(|t| t.is_native_handle)
-}
-
-fn subclass_overrides(p: &Program, t: TypeId) -> bool {
-    p.types.iter().enumerate().any(|(i, ty)| {
-        let sub = TypeId(i as u32);
-        sub != t
-            && p.is_subtype(sub, t)
-            && ty
-                .methods
-                .iter()
-                .any(|m| p.conventions.is_disposal_method(&p.method(*m).name))
-    })
-}
-
-/// Whether a disposal body calls a must-call method, hands a resource to a call,
-/// or calls a method of the class (up to a small depth) that does.
-fn releases_something(
-    p: &Program,
-    types: &MustCallTypes,
-    bodies: &Bodies,
-    body_of: &FxHashMap<MethodId, BodyId>,
-    body: &Body,
-    owner: TypeId,
-    depth: u32,
-) -> bool {
-    if depth > 3 {
-        return true;
-    }
-    for node in &body.nodes {
-        let Stmt::Call(call) = &node.stmt else {
-            continue;
-        };
-        let method = match &call.callee {
-            Callee::Method(m) => p.get_method(*m),
-            _ => None,
-        };
-        let name = call.callee_name(p).unwrap_or("");
-        if p.conventions.is_disposal_method(name) || method.is_some_and(|m| !m.calls.is_empty()) {
-            return true;
-        }
-        let vars = call
-            .receiver
-            .into_iter()
-            .chain(call.args.iter().filter_map(|a| a.value.var()));
-        if vars
-            .into_iter()
-            .any(|v| types.of_value(&body.var(v).ty).is_some() && Some(v) != body.this_var())
-        {
-            return true;
-        }
-        if let (Callee::Method(m), Some(md)) = (&call.callee, method)
-            && md.owner == owner
-            && let Some(b) = body_of.get(m).and_then(|i| bodies.get(*i))
-            && releases_something(p, types, bodies, body_of, b, owner, depth + 1)
-        {
-            return true;
-        }
-    }
-    false
 }

@@ -6,7 +6,7 @@
 //! lost.
 
 use super::leak;
-use super::text::param_name;
+use super::text::{param_name, satisfied_by_using};
 use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind};
 use crate::rules::Keyed;
 use crate::facts::BodyFacts;
@@ -40,10 +40,13 @@ pub(super) fn report(
 }
 
 fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &str) -> String {
+    let using = satisfied_by_using(cx.program, &ob.must_call.must_call);
     if event.loss == Loss::Discarded {
-        return format!(
-            "keep the result in a variable declared with `using`, or call `{obl}` on it"
-        );
+        return if using {
+            format!("keep the result in a variable declared with `using`, or call `{obl}` on it")
+        } else {
+            format!("keep the result in a variable and call `{obl}` on it")
+        };
     }
     if let Loss::Return {
         value_is_alias: true,
@@ -80,7 +83,11 @@ fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &s
         };
     }
     if !never {
-        return "dispose it in a `finally` block (or declare it with `using`) so that every path disposes it".into();
+        return if using {
+            "dispose it in a `finally` block (or declare it with `using`) so that every path disposes it".into()
+        } else {
+            format!("call `{obl}` in a `finally` block so that every path calls it")
+        };
     }
     let name = event
         .holder
@@ -90,9 +97,15 @@ fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &s
         })
         .or_else(|| ob.var.and_then(|v| cx.var_name(v)));
     match name {
-        Some(name) if name != "this" => {
+        Some(name) if name != "this" && using => {
             format!("declare it with `using`: `using var {name} = ...;`")
         }
-        _ => format!("wrap it in a `using` statement, or call `{obl}` when it is no longer needed"),
+        Some(name) if name != "this" => {
+            format!("call `{name}.{obl}` when it is no longer needed")
+        }
+        _ if using => {
+            format!("wrap it in a `using` statement, or call `{obl}` when it is no longer needed")
+        }
+        _ => format!("call `{obl}` when it is no longer needed"),
     }
 }

@@ -5,6 +5,7 @@
 //! allocation.
 
 use super::leak;
+use super::text::satisfied_by_using;
 use crate::consistency::{ConditionNote, Event, Obligation};
 use crate::rules::Keyed;
 use crate::facts::BodyFacts;
@@ -22,13 +23,19 @@ pub(super) fn report(
         "{} {how} (`{}` is not called on that path)",
         leak.subject, leak.obl
     );
+    let help = if satisfied_by_using(cx.program, &ob.must_call.must_call) {
+        "dispose it in a `finally` block, or declare it with `using`, so it is disposed when an exception is thrown".to_string()
+    } else {
+        format!(
+            "call `{}` in a `finally` block so it is called when an exception is thrown",
+            leak.obl
+        )
+    };
     let (d, ty) = leak.diagnostic(cx, ob, event, notes, RuleId::ResourceLeakOnException, message);
     let d = d
         .with_note(
             "the leak happens only on a path where an exception is thrown (see the `exceptions` option)",
         )
-        .with_help(
-            "dispose it in a `finally` block, or declare it with `using`, so it is disposed when an exception is thrown",
-        );
+        .with_help(help);
     (d, ty)
 }

@@ -22,6 +22,13 @@ pub fn preferred(program: &Program, mc: &MustCall) -> String {
     format!("{pick}()")
 }
 
+/// Whether `using` (or `await using`) discharges the obligation: not for a
+/// class whose must-call method is its own `Stop()`, which `using` cannot call.
+pub fn satisfied_by_using(program: &Program, mc: &MustCall) -> bool {
+    mc.is_satisfied_by(&program.conventions.dispose)
+        || mc.is_satisfied_by(&program.conventions.dispose_async)
+}
+
 /// `` `Dispose()` or `Close()` ``.
 pub fn list(mc: &MustCall) -> String {
     mc.methods

@@ -9,6 +9,7 @@ use super::text::satisfied_by_using;
 use crate::consistency::{ConditionNote, Event, Obligation};
 use crate::rules::Keyed;
 use crate::facts::BodyFacts;
+use crate::ir::{Operand, Stmt};
 use crate::rules::RuleId;
 
 pub(super) fn report(
@@ -23,7 +24,12 @@ pub(super) fn report(
         "{} {how} (`{}` is not called on that path)",
         leak.subject, leak.obl
     );
-    let help = if satisfied_by_using(cx.program, &ob.must_call.must_call) {
+    let help = if returned(cx, ob) {
+        format!(
+            "it is returned when nothing fails, so `using` would release it too early: call `{}` before the exception leaves the method (before a `throw`, or in a `catch` block that rethrows)",
+            leak.obl
+        )
+    } else if satisfied_by_using(cx.program, &ob.must_call.must_call) {
         "dispose it in a `finally` block, or declare it with `using`, so it is disposed when an exception is thrown".to_string()
     } else {
         format!(
@@ -38,4 +44,16 @@ pub(super) fn report(
         )
         .with_help(help);
     (d, ty)
+}
+
+/// Whether the method returns the value (through copies) when nothing fails.
+fn returned(cx: &BodyFacts<'_>, ob: &Obligation) -> bool {
+    let Some(v) = ob.var else {
+        return false;
+    };
+    let root = cx.defs.copied_from(cx.body, v);
+    cx.body.nodes.iter().any(|n| {
+        matches!(&n.stmt, Stmt::Return(Some(Operand::Var(r)))
+            if cx.defs.copied_from(cx.body, *r) == root)
+    })
 }

@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 81
+// cases: 82
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -817,6 +817,19 @@ public sealed class Decoder : IDisposable
             d.Dispose();
         }
     }
+}
+
+// CASE: disposed through a cast (`((IDisposable)_value).Dispose()`) of an
+// `object` field.
+public sealed class ObjectHolder : IDisposable
+{
+    private readonly object _value;
+
+    public ObjectHolder(string path) => _value = File.OpenRead(path);
+
+    public override string? ToString() => _value.ToString();
+
+    public void Dispose() => ((IDisposable)_value).Dispose();
 }
 
 // CASE: the same field never tested: the codec is lost where it is stored.

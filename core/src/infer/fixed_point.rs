@@ -1455,13 +1455,24 @@ fn disposed_through_type_test(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId
                 }
                 Stmt::Call(call) => {
                     let c = &p.conventions;
-                    let name = match &call.callee {
-                        crate::ir::Callee::Method(m) => p.get_method(*m).map(|m| m.name.as_str()),
+                    let method = match &call.callee {
+                        crate::ir::Callee::Method(m) => p.get_method(*m),
                         _ => None,
                     };
-                    if let (Some(r), Some(name)) = (call.receiver, name)
-                        && (name == c.dispose || name == c.dispose_async)
-                        && let Some(&f) = tested.get(&r)
+                    // A cast keeps the loaded variable (`((IDisposable)_o).Dispose()`):
+                    // the interface's own method on a field's value is the test.
+                    let cast = |r: &VarId| {
+                        method
+                            .is_some_and(|m| {
+                                Some(m.owner) == p.well_known.disposable
+                                    || Some(m.owner) == p.well_known.async_disposable
+                            })
+                            .then(|| loaded.get(r))
+                            .flatten()
+                    };
+                    if let (Some(r), Some(m)) = (call.receiver, method)
+                        && (m.name == c.dispose || m.name == c.dispose_async)
+                        && let Some(&f) = tested.get(&r).or_else(|| cast(&r))
                     {
                         out.insert(f);
                     }

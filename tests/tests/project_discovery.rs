@@ -674,6 +674,37 @@ fn conditions_and_property_functions() {
     );
 }
 
+/// `tests/fixtures/projects/repo_root`: a repository root computed as
+/// open-telemetry-dotnet does, `GetParent($(MSBuildThisFileDirectory)).Parent.FullName`
+/// from `build/`, names a project reference and a shared source file. Both
+/// are followed, without a note, and the checker sees the referenced type
+/// that adopts the resource (without it the exporter would be a leak).
+#[test]
+fn repo_root_from_directory_get_parent_is_followed() {
+    let ws = discover_case("repo_root");
+    assert_eq!(names(&ws), ["App", "Lib"]);
+    let lib = ws.projects.iter().position(|p| p.name == "Lib").unwrap();
+    assert_eq!(project(&ws, "App").references, [lib]);
+    assert_eq!(
+        sources(&ws, "App"),
+        ["src/App/Program.cs", "src/Shared/Guard.cs"]
+    );
+    assert_eq!(notes(&ws), Vec::<String>::new());
+    let run = rlc_sharp::driver::run(&rlc_sharp::driver::RunOptions {
+        paths: vec![fixture("repo_root/Repo.slnx")],
+        // As `check` runs: the processor's adoption of its argument is inferred.
+        infer: true,
+        ..Default::default()
+    })
+    .expect("run");
+    let found: Vec<_> = run
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.rule, d.message))
+        .collect();
+    assert_eq!(found, Vec::<String>::new());
+}
+
 /// `tests/fixtures/projects/frameworks`: a library built for netstandard2.0
 /// and net8.0 (symbols, items and project references per framework), and
 /// test projects recognised by each signal.

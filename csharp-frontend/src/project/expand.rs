@@ -202,7 +202,8 @@ impl Scope<'_> {
     }
 
     fn try_property_expression(&self, body: &str) -> Result<Value, String> {
-        let (mut value, mut rest) = if let Some(after_bracket) = body.strip_prefix('[') {
+        let (mut object, mut taint, mut rest) = if let Some(after_bracket) = body.strip_prefix('[')
+        {
             let close = after_bracket.find(']').ok_or("missing `]`")?;
             let type_name = after_bracket[..close].trim();
             let after = after_bracket[close + 1..].trim_start();
@@ -211,7 +212,8 @@ impl Scope<'_> {
                 .ok_or("expected `::` after the type name")?;
             let (member, args, rest) = member_call(after)?;
             let args = self.arguments(args.unwrap_or(""))?;
-            (self.static_function(type_name, member, args)?, rest)
+            let taint = args.iter().find_map(|a| a.taint.clone());
+            (self.static_function(type_name, member, &args)?, taint, rest)
         } else if body.starts_with("Registry:") {
             return Err(
                 "registry lookups depend on the build machine and are not supported".into(),
@@ -224,12 +226,19 @@ impl Scope<'_> {
             if name.is_empty() {
                 return Err("expected a property name".into());
             }
-            (self.property(name), &body[end..])
+            let value = self.property(name);
+            (Object::Text(value.text), value.taint, &body[end..])
         };
         loop {
             rest = rest.trim_start();
             if rest.is_empty() {
-                return Ok(value);
+                let text = match object {
+                    Object::Text(text) => text,
+                    // `DirectoryInfo.ToString()` as `dotnet build` gives it (the
+                    // .NET Framework's gives only the name of a `.Parent`).
+                    Object::Directory(dir) => dir.to_string_lossy().into_owned(),
+                };
+                return Ok(Value { text, taint });
             }
             let after_dot = rest
                 .strip_prefix('.')
@@ -239,12 +248,13 @@ impl Scope<'_> {
                 Some(args) => self.arguments(args)?,
                 None => Vec::new(),
             };
-            let taint = value
-                .taint
-                .clone()
-                .or_else(|| args.iter().find_map(|a| a.taint.clone()));
-            let text = string_method(&value.text, member, &args)?;
-            value = Value { text, taint };
+            if taint.is_none() {
+                taint = args.iter().find_map(|a| a.taint.clone());
+            }
+            object = match object {
+                Object::Text(text) => Object::Text(string_method(&text, member, &args)?),
+                Object::Directory(dir) => directory_member(&dir, member, &args)?,
+            };
             rest = next;
         }
     }
@@ -299,9 +309,8 @@ impl Scope<'_> {
         &self,
         type_name: &str,
         member: &str,
-        args: Vec<Value>,
-    ) -> Result<Value, String> {
-        let taint = args.iter().find_map(|a| a.taint.clone());
+        args: &[Value],
+    ) -> Result<Object, String> {
         let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
         let ty = type_name.to_ascii_lowercase();
         let ty = ty.strip_prefix("system.").unwrap_or(&ty);
@@ -309,6 +318,12 @@ impl Scope<'_> {
         let text = match ty {
             "msbuild" => self.msbuild_function(&name, &texts)?,
             "io.path" => self.path_function(&name, &texts)?,
+            "io.directory" if name == "getparent" => {
+                let [dir] = texts.as_slice() else {
+                    return Err("`[System.IO.Directory]::GetParent` takes one path".into());
+                };
+                return self.parent_directory(dir).map(Object::Directory);
+            }
             "io.file" | "io.directory" if name == "exists" => {
                 let target = texts.first().copied().unwrap_or("");
                 let target = (!target.is_empty()).then(|| self.resolve(target));
@@ -323,7 +338,7 @@ impl Scope<'_> {
             "string" => match (name.as_str(), texts.as_slice()) {
                 ("isnullorempty", [s]) => bool_text(s.is_empty()),
                 ("isnullorwhitespace", [s]) => bool_text(s.trim().is_empty()),
-                ("copy", [s]) => (*s).to_owned(),
+                ("copy" | "new", [s]) => (*s).to_owned(),
                 ("concat", parts) => parts.concat(),
                 ("equals", [a, b]) => bool_text(a == b),
                 _ => return Err(format!("`[System.String]::{member}` is not supported")),
@@ -347,7 +362,22 @@ impl Scope<'_> {
             }
             _ => return Err(format!("`[{type_name}]::{member}` is not supported")),
         };
-        Ok(Value { text, taint })
+        Ok(Object::Text(text))
+    }
+
+    /// `Directory.GetParent(path)`: the directory part of the full path, so
+    /// the parent of `dir/` (as `$(MSBuildThisFileDirectory)` is written) is
+    /// `dir` itself.
+    fn parent_directory(&self, spec: &str) -> Result<PathBuf, String> {
+        if spec.trim().is_empty() {
+            return Err("`[System.IO.Directory]::GetParent` of an empty path".into());
+        }
+        let full = self.resolve(spec);
+        match full.parent() {
+            None => Err(format!("`{spec}` is a root and has no parent")),
+            Some(_) if ends_with_separator(spec) => Ok(full.clone()),
+            Some(above) => Ok(above.to_path_buf()),
+        }
     }
 
     fn msbuild_function(&self, name: &str, args: &[&str]) -> Result<String, String> {
@@ -391,7 +421,10 @@ impl Scope<'_> {
                     format!("{p}{}", std::path::MAIN_SEPARATOR)
                 }
             }
-            ("normalizepath", parts) => self.combine(parts).to_string_lossy().into_owned(),
+            ("normalizepath", parts) => {
+                let last = parts.iter().rev().find(|p| !p.is_empty());
+                self.full_path(&self.combine(parts), last.map_or("", |p| p))
+            }
             ("normalizedirectory", parts) => path::with_trailing_separator(&self.combine(parts)),
             ("makerelative", [base, target]) => {
                 make_relative(&self.resolve(base), &self.resolve(target))
@@ -457,32 +490,67 @@ impl Scope<'_> {
         })
     }
 
+    /// `System.IO.Path` methods. They work on the text, as .NET does: a
+    /// trailing separator ends an empty file name, so the directory name of
+    /// `dir/` is `dir`.
     fn path_function(&self, name: &str, args: &[&str]) -> Result<String, String> {
-        let native = |p: &str| PathBuf::from(path::native_separators(p));
+        let native = path::native_separators;
         Ok(match (name, args) {
             ("combine", parts) => {
+                // .NET skips empty parts; `PathBuf::push("")` would add a separator.
                 let mut out = PathBuf::new();
-                for part in parts {
+                for part in parts.iter().filter(|p| !p.is_empty()) {
                     out.push(native(part));
                 }
                 out.to_string_lossy().into_owned()
             }
-            ("getdirectoryname", [p]) => native(p)
-                .parent()
-                .map(|d| d.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            ("getfilename", [p]) => path::os_text(native(p).file_name()),
-            ("getfilenamewithoutextension", [p]) => path::os_text(native(p).file_stem()),
-            ("getextension", [p]) => path::dotted_extension(&native(p)),
-            ("hasextension", [p]) => bool_text(native(p).extension().is_some()),
-            ("changeextension", [p, ext]) => {
-                let ext = ext.trim_start_matches('.');
-                native(p).with_extension(ext).to_string_lossy().into_owned()
+            ("getdirectoryname", [p]) => {
+                let p = native(p);
+                let dir = split_file_name(&p).0;
+                if Path::new(&p).parent().is_none() {
+                    // A root has no directory name.
+                    String::new()
+                } else if Path::new(dir).parent().is_none() {
+                    // A root keeps its separator; a bare name gives "".
+                    dir.to_owned()
+                } else {
+                    dir.trim_end_matches(std::path::MAIN_SEPARATOR).to_owned()
+                }
             }
-            ("getfullpath", [p]) => self.resolve(p).to_string_lossy().into_owned(),
-            ("ispathrooted", [p]) => bool_text(native(p).has_root()),
+            ("getfilename", [p]) => split_file_name(&native(p)).1.to_owned(),
+            ("getfilenamewithoutextension", [p]) => {
+                let p = native(p);
+                let file = split_file_name(&p).1;
+                file.rfind('.').map_or(file, |dot| &file[..dot]).to_owned()
+            }
+            ("getextension", [p]) => extension(&native(p)).to_owned(),
+            ("hasextension", [p]) => bool_text(!extension(&native(p)).is_empty()),
+            ("changeextension", ["", _]) => String::new(),
+            ("changeextension", [p, ext]) => {
+                let p = native(p);
+                let (dir, file) = split_file_name(&p);
+                let stem = file.rfind('.').map_or(&p[..], |dot| &p[..dir.len() + dot]);
+                if !ext.starts_with('.') {
+                    format!("{stem}.{ext}")
+                } else {
+                    format!("{stem}{ext}")
+                }
+            }
+            ("getfullpath", [p]) => self.full_path(&self.resolve(p), p),
+            ("ispathrooted", [p]) => bool_text(Path::new(&native(p)).has_root()),
+            ("directoryseparatorchar", []) => std::path::MAIN_SEPARATOR.to_string(),
             _ => return Err(format!("`[System.IO.Path]::{name}` is not supported")),
         })
+    }
+
+    /// A resolved path as `Path.GetFullPath` gives it: with a trailing
+    /// separator when `spec` (the text it came from) ends with one.
+    fn full_path(&self, resolved: &Path, spec: &str) -> String {
+        if ends_with_separator(spec) {
+            path::with_trailing_separator(resolved)
+        } else {
+            resolved.to_string_lossy().into_owned()
+        }
     }
 
     /// A path argument resolved against the scope's directory.
@@ -494,6 +562,62 @@ impl Scope<'_> {
         parts.iter().fold(self.dir.to_path_buf(), |acc, part| {
             path::resolve(&acc, part)
         })
+    }
+}
+
+/// The value at a step of a property function chain: MSBuild keeps the .NET
+/// object a function returns and makes it a string only at the end.
+enum Object {
+    Text(String),
+    /// A `System.IO.DirectoryInfo`, by its full path.
+    Directory(PathBuf),
+}
+
+/// The `DirectoryInfo` members build files use.
+fn directory_member(dir: &Path, member: &str, args: &[Value]) -> Result<Object, String> {
+    let name = member.to_ascii_lowercase();
+    Ok(match (name.as_str(), args) {
+        ("fullname" | "tostring", []) => Object::Text(dir.to_string_lossy().into_owned()),
+        // The root's name is the root itself.
+        ("name", []) => Object::Text(
+            dir.file_name()
+                .map_or_else(|| dir.to_string_lossy(), |n| n.to_string_lossy())
+                .into_owned(),
+        ),
+        ("parent", []) => Object::Directory(
+            dir.parent()
+                .ok_or_else(|| format!("`{}` is a root and has no parent", dir.display()))?
+                .to_path_buf(),
+        ),
+        ("root", []) => Object::Directory(dir.ancestors().last().unwrap_or(dir).to_path_buf()),
+        ("exists", []) => Object::Text(bool_text(dir.is_dir())),
+        _ => {
+            return Err(format!(
+                "the directory member `{member}` with {} argument(s) is not supported",
+                args.len()
+            ));
+        }
+    })
+}
+
+fn ends_with_separator(spec: &str) -> bool {
+    spec.trim_end().ends_with(['/', '\\'])
+}
+
+/// A path with native separators split after its last separator, as
+/// `System.IO.Path` splits it: `("a/", "b.c")`, `("a/", "")` for `a/`.
+fn split_file_name(path: &str) -> (&str, &str) {
+    let at = path.rfind(std::path::MAIN_SEPARATOR).map_or(0, |i| i + 1);
+    path.split_at(at)
+}
+
+/// `Path.GetExtension`: from the file name's last dot, empty when the dot
+/// ends the name.
+fn extension(path: &str) -> &str {
+    let file = split_file_name(path).1;
+    match file.rfind('.') {
+        Some(dot) if dot + 1 < file.len() => &file[dot..],
+        _ => "",
     }
 }
 
@@ -983,6 +1107,165 @@ mod tests {
             .text,
             "True"
         );
+    }
+
+    /// The untainted expansion of `text` in `/p`.
+    fn known(props: &[(&str, &str)], text: &str) -> String {
+        let v = scope_eval(props, text);
+        assert!(v.taint.is_none(), "{text}: {:?}", v.taint);
+        v.text
+    }
+
+    /// The issue `text` reports, after checking it expands to nothing.
+    fn refused(props: &[(&str, &str)], text: &str) -> String {
+        let v = scope_eval(props, text);
+        assert_eq!(v.text, "", "{text}");
+        v.taint
+            .unwrap_or_else(|| panic!("{text} is not tainted"))
+            .message
+            .clone()
+    }
+
+    #[test]
+    fn directory_get_parent_gives_a_directory_with_members() {
+        let here = [("MSBuildThisFileDirectory", "/r/build/")];
+        let get = |chain: &str| {
+            known(
+                &here,
+                &format!("$([System.IO.Directory]::GetParent($(MSBuildThisFileDirectory)){chain})"),
+            )
+        };
+        // The directory part of `/r/build/` is `/r/build` itself.
+        assert_eq!(get(".FullName"), "/r/build");
+        assert_eq!(get(".Parent.FullName"), "/r");
+        assert_eq!(get(".Name"), "build");
+        assert_eq!(get(".Parent.Name"), "r");
+        assert_eq!(get(".Parent.Parent.FullName"), "/");
+        assert_eq!(get(".Parent.Parent.Name"), "/");
+        assert_eq!(get(".Root.FullName"), "/");
+        assert_eq!(get(".ToString()"), "/r/build");
+        assert_eq!(get(".Parent.FullName.ToUpperInvariant()"), "/R");
+        // A chain that ends on the directory gives its full path.
+        assert_eq!(get(""), "/r/build");
+        assert_eq!(get(".Parent"), "/r");
+        assert_eq!(
+            known(
+                &[],
+                "$([System.IO.Directory]::GetParent('/r/build/x.props').FullName)"
+            ),
+            "/r/build"
+        );
+        assert_eq!(
+            known(
+                &[],
+                r"$([System.IO.Directory]::GetParent('sub\x\..\y').FullName)"
+            ),
+            "/p/sub"
+        );
+        assert_eq!(
+            known(&[], "$([System.IO.Directory]::GetParent('/r').FullName)"),
+            "/"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let exists = |dir: &str| {
+            known(
+                &[],
+                &format!("$([System.IO.Directory]::GetParent('{dir}/').Exists)"),
+            )
+        };
+        assert_eq!(exists(&tmp.path().display().to_string()), "True");
+        assert_eq!(
+            exists(&tmp.path().join("gone").display().to_string()),
+            "False"
+        );
+    }
+
+    #[test]
+    fn directory_get_parent_errors_are_located_notes() {
+        let root = refused(&[], "$([System.IO.Directory]::GetParent('/'))");
+        assert!(root.contains("has no parent"), "{root}");
+        let above_root = refused(
+            &[],
+            "$([System.IO.Directory]::GetParent('/r').Parent.Parent)",
+        );
+        assert!(above_root.contains("has no parent"), "{above_root}");
+        let empty = refused(&[], "$([System.IO.Directory]::GetParent(''))");
+        assert!(empty.contains("empty path"), "{empty}");
+        let two = refused(&[], "$([System.IO.Directory]::GetParent('/a', '/b'))");
+        assert!(two.contains("takes one path"), "{two}");
+        let member = refused(
+            &[],
+            "$([System.IO.Directory]::GetParent('/a/b').CreationTime)",
+        );
+        assert!(member.contains("`CreationTime`"), "{member}");
+        // Directory members are not string methods, nor the reverse.
+        let on_text = refused(&[("D", "/a/b")], "$(D.Parent)");
+        assert!(on_text.contains("`Parent`"), "{on_text}");
+        let on_dir = refused(
+            &[],
+            "$([System.IO.Directory]::GetParent('/a/b').Replace('a', 'b'))",
+        );
+        assert!(on_dir.contains("`Replace`"), "{on_dir}");
+        // Taint from an argument flows through the chain.
+        let v = scope_eval(
+            &[],
+            "$([System.IO.Directory]::GetParent('/a/$(OS)/b').FullName)",
+        );
+        assert_eq!(v.text, "/a");
+        assert!(v.taint.is_some());
+        let other = refused(&[], "$([System.IO.Directory]::GetCurrentDirectory())");
+        assert!(other.contains("not supported"), "{other}");
+    }
+
+    /// `System.IO.Path` works on the text as .NET does: a trailing separator
+    /// ends an empty file name.
+    #[test]
+    fn path_functions_follow_dotnet() {
+        let path = |f: &str, args: &str| known(&[], &format!("$([System.IO.Path]::{f}({args}))"));
+        assert_eq!(path("GetDirectoryName", "'/a/b/'"), "/a/b");
+        assert_eq!(path("GetDirectoryName", r"'/a\b.cs'"), "/a");
+        assert_eq!(path("GetDirectoryName", "'/a//b'"), "/a");
+        assert_eq!(path("GetDirectoryName", "'/a'"), "/");
+        assert_eq!(path("GetDirectoryName", "'/'"), "");
+        assert_eq!(path("GetDirectoryName", "'a'"), "");
+        assert_eq!(path("GetFileName", "'/a/b/'"), "");
+        assert_eq!(path("GetFileName", r"'a\b.cs'"), "b.cs");
+        assert_eq!(path("GetFileName", "'a/..'"), "..");
+        assert_eq!(path("GetFileNameWithoutExtension", "'a/b.tar.gz'"), "b.tar");
+        assert_eq!(path("GetFileNameWithoutExtension", "'a/.editorconfig'"), "");
+        assert_eq!(path("GetFileNameWithoutExtension", "'a.b/c'"), "c");
+        assert_eq!(path("GetExtension", "'a/b.cs'"), ".cs");
+        assert_eq!(path("GetExtension", "'a.b/c'"), "");
+        assert_eq!(path("GetExtension", "'a.'"), "");
+        assert_eq!(path("GetExtension", "'.editorconfig'"), ".editorconfig");
+        assert_eq!(path("HasExtension", "'a/b.cs'"), "True");
+        assert_eq!(path("HasExtension", "'a.b/c'"), "False");
+        assert_eq!(path("ChangeExtension", "'a/b.cs', '.txt'"), "a/b.txt");
+        assert_eq!(path("ChangeExtension", "'a.b/c', 'txt'"), "a.b/c.txt");
+        assert_eq!(path("ChangeExtension", "'a.b', ''"), "a.");
+        assert_eq!(path("ChangeExtension", "'', '.x'"), "");
+        assert_eq!(path("GetFullPath", r"'x\..\y\'"), "/p/y/");
+        assert_eq!(path("GetFullPath", "'x/./z'"), "/p/x/z");
+        assert_eq!(path("GetFullPath", "'/abs'"), "/abs");
+        assert_eq!(path("IsPathRooted", "'/a'"), "True");
+        assert_eq!(path("IsPathRooted", r"'a\b'"), "False");
+        assert_eq!(path("Combine", "'a', '', 'b'"), "a/b");
+        assert_eq!(path("Combine", "'a', '/b'"), "/b");
+        assert_eq!(
+            known(&[], "$([System.IO.Path]::DirectorySeparatorChar)"),
+            "/"
+        );
+        assert_eq!(
+            known(&[], "$([MSBuild]::NormalizePath('/x', 'y/'))"),
+            "/x/y/"
+        );
+        assert_eq!(
+            known(&[], "$([MSBuild]::NormalizePath('/x', 'y', ''))"),
+            "/x/y"
+        );
+        assert_eq!(known(&[], "$([System.String]::new('ab').ToUpper())"), "AB");
+        let other = refused(&[], "$([System.IO.Path]::GetTempPath())");
+        assert!(other.contains("gettemppath"), "{other}");
     }
 
     #[test]

@@ -168,7 +168,7 @@ impl Leak {
                 message: primary,
             },
         );
-        if let Some(label) = loss_label(cx, event, &obl) {
+        if let Some(label) = loss_label(cx, event, &format!("`{obl}`")) {
             d.secondary.push(label);
         }
         if let (Some(from), false) = (event.exc_from, event.loss == Loss::ExceptionalExit) {

@@ -117,11 +117,12 @@ pub fn param_provenance(cx: &BodyFacts<'_>, i: u32) -> Provenance {
 }
 
 /// The secondary label of a loss: the place to fix, as LeakPoint argues.
-pub fn loss_label(cx: &BodyFacts<'_>, event: &Event, obl: &str) -> Option<Label> {
+/// `without` completes "... without": "`Dispose()`", "disposing its elements".
+pub fn loss_label(cx: &BodyFacts<'_>, event: &Event, without: &str) -> Option<Label> {
     let message = match &event.loss {
         Loss::OutOfScope(v) => match cx.var_name(*v) {
-            Some(name) => format!("`{name}` goes out of scope here without `{obl}`"),
-            None => format!("the last reference goes out of scope here without `{obl}`"),
+            Some(name) => format!("`{name}` goes out of scope here without {without}"),
+            None => format!("the last reference goes out of scope here without {without}"),
         },
         Loss::Overwritten(a) => match cx.alias_text(*a) {
             Some(t) => format!("`{t}` is overwritten here while it holds the last reference"),
@@ -129,11 +130,11 @@ pub fn loss_label(cx: &BodyFacts<'_>, event: &Event, obl: &str) -> Option<Label>
         },
         Loss::Exit => match event.holder.and_then(|h| cx.alias_text(h)) {
             Some(t) => format!("`{t}` is still undisposed when the method ends here"),
-            None => format!("the method ends here without `{obl}`"),
+            None => format!("the method ends here without {without}"),
         },
         Loss::Return {
             value_is_alias: false,
-        } => format!("the method returns here without `{obl}`"),
+        } => format!("the method returns here without {without}"),
         Loss::Return {
             value_is_alias: true,
         } => {
@@ -148,7 +149,7 @@ pub fn loss_label(cx: &BodyFacts<'_>, event: &Event, obl: &str) -> Option<Label>
             }
         }
         Loss::ExceptionalExit => {
-            format!("an exception thrown here leaves the method without `{obl}`")
+            format!("an exception thrown here leaves the method without {without}")
         }
         Loss::Discarded | Loss::UnownedCollection => return None,
     };

@@ -2,7 +2,7 @@
 // only inside a user-written `try` that has a `catch` or `finally` (a `using` is not
 // one), plus explicit `throw`. Leaks that exist only on exceptional paths are RLC0002.
 // The same scenarios appear in exceptions_none.cs and exceptions_all.cs.
-// cases: 18
+// cases: 20
 using System;
 using System.Collections.Concurrent;
 using System.IO;
@@ -117,6 +117,40 @@ public static class ExplicitModel
             fs.Seek(offset, SeekOrigin.Begin);
         }
         catch
+        {
+            fs.Dispose();
+            throw;
+        }
+        return fs;
+    }
+
+    // CASE: a catch-all whose filter lets only exceptions with a stream to release in
+    // (`when (fs != null)`): the others leave with nothing open.
+    public static Stream FilteredCatchAllRethrow(string path, long offset)
+    {
+        FileStream? fs = null;
+        try
+        {
+            fs = File.OpenRead(path);
+            fs.Seek(offset, SeekOrigin.Begin);
+            return fs;
+        }
+        catch (Exception) when (fs != null)
+        {
+            fs.Dispose();
+            throw;
+        }
+    }
+
+    // CASE: a filter that does not test the stream lets exceptions escape with it open.
+    public static Stream FilteredOnSomethingElse(string path, long offset, bool log)
+    {
+        var fs = File.OpenRead(path); // expect: RLC0002
+        try
+        {
+            fs.Seek(offset, SeekOrigin.Begin);
+        }
+        catch (Exception) when (log)
         {
             fs.Dispose();
             throw;

@@ -508,10 +508,11 @@ impl Lowerer<'_> {
         self.handlers.pop();
         self.jump_to(after);
         // From the dispatch, each catch may take the exception, or none does.
+        // A clause whose type catches everything sees every exception; when it
+        // has a filter, the filter's `false` edge is where the exception leaves
+        // (with what the filter tested known: `when (fs != null)`).
         let mut targets = Vec::new();
-        let catch_all = catches
-            .iter()
-            .any(|c| c.filter.is_none() && catches_everything(c.ty.as_ref()));
+        let catch_all = catches.iter().any(|c| catches_everything(c.ty.as_ref()));
         let bodies: Vec<_> = catches
             .iter()
             .map(|c| {

@@ -88,7 +88,7 @@ impl<'p> Checker<'p> {
                     .method_budget
                     .unwrap_or(crate::options::DEFAULT_METHOD_BUDGET),
             },
-            || summarize::body(&facts, exceptions),
+            || summarize::body(&facts, &self.summaries, exceptions),
         );
         finish(
             rules::body_findings(&facts, &self.summaries, &outcome),

@@ -109,7 +109,9 @@ infer_rules! {
     OwningConstructorParam, "owning-constructor-param",
         "the constructor stores the parameter into an owning field";
     OwningParamStored, "owning-param-stored",
-        "the method stores the parameter into an owning field of its object";
+        "the method stores the parameter into an owning field of its object, or adds it to a collection field whose elements its class disposes";
+    OwningParamElements, "owning-param-elements",
+        "the method takes over the elements of the collection on every path: it disposes them, hands each to an owner, or hands the collection on";
     NotOwningGetter, "not-owning-getter",
         "the method returns an owning field of its class";
     OwningGetter, "owning-getter",

@@ -21,7 +21,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfg;
-use crate::consistency::{Verdict, closure_disposes_captured, disposal_of, verify};
+use crate::consistency::{Verdict, closure_disposes_captured, disposal_of, verify, verify_in};
 use crate::facts::{
     BodyFacts, BodySummaries, Definitions, ProgramFacts, StoredAs, Summaries, Twins, defined_vars,
     reads_var,
@@ -45,8 +45,7 @@ pub fn program_with_twins(
     exceptions: ExceptionModel,
     twins: &Twins,
 ) -> Summaries {
-    let mut owning_collections = owning_collection_fields(pf, exceptions);
-    owning_collections.extend(released_on_removal(pf));
+    let mut owning_collections = owning_collections(pf, exceptions);
     let twin_collections: Vec<FieldId> = twins
         .fields
         .iter()
@@ -60,6 +59,14 @@ pub fn program_with_twins(
         overwritten_refs: overwritten_refs(pf, twins),
         registrations: crate::registrations::registration_methods(pf, twins),
     }
+}
+
+/// Collection fields whose elements their class releases: disposed
+/// element-wise by a must-call method, or one by one as they leave.
+pub fn owning_collections(pf: &ProgramFacts<'_>, exceptions: ExceptionModel) -> FxHashSet<FieldId> {
+    let mut out = owning_collection_fields(pf, exceptions);
+    out.extend(released_on_removal(pf));
+    out
 }
 
 /// `ref` parameters assigned on every normal path before anything reads them
@@ -313,10 +320,19 @@ fn returned_container(
     Vec::new()
 }
 
-/// The summaries of one body.
-pub fn body(facts: &BodyFacts<'_>, exceptions: ExceptionModel) -> BodySummaries {
+/// The summaries of one body; `summaries` says which collection fields are
+/// owning, for loops that hand each element to one.
+pub fn body(
+    facts: &BodyFacts<'_>,
+    summaries: &Summaries,
+    exceptions: ExceptionModel,
+) -> BodySummaries {
     let mut out = BodySummaries::default();
-    let mut stores_elements = false;
+    // Collection parameters whose elements may be the method's own.
+    let mut stores_elements = facts.method.is_some_and(|m| {
+        (0..m.params.len() as u32)
+            .any(|i| crate::consistency::elements_obligation(facts, i).is_some())
+    });
     for (i, node) in facts.body.nodes.iter().enumerate() {
         match &node.stmt {
             Stmt::StoreElement { .. } => stores_elements = true,
@@ -338,7 +354,7 @@ pub fn body(facts: &BodyFacts<'_>, exceptions: ExceptionModel) -> BodySummaries 
     }
     // Only element obligations look for disposal loops.
     if stores_elements {
-        out.element_loops = element_disposal_loops(facts, exceptions);
+        out.element_loops = element_disposal_loops(facts, summaries, exceptions);
     }
     out
 }
@@ -388,6 +404,7 @@ fn foreach_collection(
 /// it holds the resource in (`pair.Value.Dispose()`).
 fn element_disposal_loops(
     facts: &BodyFacts<'_>,
+    summaries: &Summaries,
     exceptions: ExceptionModel,
 ) -> FxHashMap<NodeId, Vec<VarId>> {
     let mut out: FxHashMap<NodeId, Vec<VarId>> = FxHashMap::default();
@@ -422,7 +439,8 @@ fn element_disposal_loops(
                 }));
             }
             if held.into_iter().any(|(alias, must_call)| {
-                verify(facts, exceptions, &seed(alias), &must_call) == Verdict::Guaranteed
+                verify_in(facts, summaries, exceptions, &seed(alias), &must_call)
+                    == Verdict::Guaranteed
             }) {
                 out.entry(lp.header).or_default().push(*collection);
             }
@@ -598,7 +616,7 @@ fn owning_collection_fields(
         if !has_collections {
             continue;
         }
-        for c in element_disposal_loops(&facts, exceptions)
+        for c in element_disposal_loops(&facts, &Summaries::default(), exceptions)
             .values()
             .flatten()
         {

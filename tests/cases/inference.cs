@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 82
+// cases: 84
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1569,5 +1569,94 @@ public static class NativeState
     {
         var state = File.OpenRead(path);
         setState(state.ToHandle());
+    }
+}
+
+// CASE: an abstract fluent method every override of which returns `this`: the result of a
+// call through the base or an override is the receiver itself ([MustCallAlias] on both).
+public abstract class TraceSession : IDisposable
+{
+    private readonly Stream _file;
+
+    protected TraceSession(string path) => _file = File.OpenWrite(path);
+
+    public abstract TraceSession Enable();
+
+    public void Dispose() => _file.Dispose();
+}
+
+public sealed class KernelTraceSession : TraceSession
+{
+    public KernelTraceSession(string path) : base(path) { }
+
+    public override TraceSession Enable()
+    {
+        Console.WriteLine("kernel");
+        return this;
+    }
+}
+
+public sealed class UserTraceSession : TraceSession
+{
+    public UserTraceSession(string path) : base(path) { }
+
+    public override TraceSession Enable() => this;
+}
+
+public sealed class TraceProfiler : IDisposable
+{
+    private TraceSession? _session;
+
+    public void Start(string path)
+    {
+        _session?.Dispose();
+        _session = new KernelTraceSession(path).Enable();
+    }
+
+    public static void Run(string path)
+    {
+        using var s = ((TraceSession)new UserTraceSession(path)).Enable();
+    }
+
+    public void Dispose() => _session?.Dispose();
+}
+
+// CASE: a virtual fluent method one override of which returns another object: the result
+// is not the receiver, and a receiver only used for the call is lost.
+public abstract class Channel : IDisposable
+{
+    private readonly Stream _file;
+
+    protected Channel(string path) => _file = File.OpenWrite(path);
+
+    public virtual Channel Open() => this;
+
+    public void Dispose() => _file.Dispose();
+}
+
+public sealed class PlainChannel : Channel
+{
+    public PlainChannel(string path) : base(path) { }
+}
+
+public sealed class RelayChannel : Channel
+{
+    private readonly string _path;
+
+    public RelayChannel(string path) : base(path) => _path = path;
+
+    public override Channel Open() => new PlainChannel(_path + ".relay");
+}
+
+public static class ChannelUser
+{
+    public static void Run(Channel c)
+    {
+        using var opened = c.Open();
+    }
+
+    public static void Forgotten(string path)
+    {
+        using var opened = ((Channel)new PlainChannel(path)).Open(); // expect: RLC0001
     }
 }

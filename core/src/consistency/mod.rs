@@ -53,9 +53,11 @@ use crate::options::ExceptionModel;
 use crate::ownership;
 use crate::resource_alias::{Alias, FieldKey, known_value, set_known};
 
+pub use obligations::elements_obligation;
 pub use obligations::{Discharges, ObligationKind};
 pub use verify::{
-    Verdict, closure_disposes_captured, discharged_on_some_path, disposal_of, guarantees, verify,
+    Verdict, closure_disposes_captured, discharged_on_some_path, disposal_of, guarantees,
+    takes_elements, verify, verify_in,
 };
 
 /// Alias sets of one obligation kept apart at one node before they are merged.

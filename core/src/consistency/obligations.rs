@@ -5,8 +5,9 @@ use super::{Engine, Loss};
 use crate::ir::{
     BodyKind, Call, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind,
 };
+use crate::must_call::MustCallType;
 use crate::ownership;
-use crate::program::{Provenance, Target};
+use crate::program::{ParamMode, Provenance, Target};
 use crate::resource_alias::{Alias, Condition, FieldKey, condition_at, wrapped_by};
 
 /// Where an obligation comes from (the paper's `e`), which decides what may
@@ -19,6 +20,10 @@ pub enum ObligationKind {
     OutArg,
     /// An `[Owning]` parameter of the analysed method.
     OwningParam(u32),
+    /// The elements of an `[Owning]` parameter of a collection type whose
+    /// elements carry an obligation (`IEnumerable<Processor>`, `Stream[]`):
+    /// the method takes over what the caller's collection holds.
+    OwningElements(u32),
     /// A `[MustCallAlias]` parameter: the body must make the result wrap it.
     MustCallAliasParam(u32),
     /// `Opaque { owning: true }`.
@@ -91,7 +96,9 @@ impl ObligationKind {
                 mca_ctor: true,
                 ..none
             },
-            ObligationKind::Element => Discharges {
+            // A collection's elements: disposed element-wise (or handed to an
+            // owner one by one), or the collection handed to an owner.
+            ObligationKind::Element | ObligationKind::OwningElements(_) => Discharges {
                 owning_param: true,
                 owning_field: true,
                 returns: true,
@@ -114,6 +121,15 @@ impl ObligationKind {
         }
     }
 
+    /// Whether the obligation is a collection's elements' (a store site's or
+    /// an `[Owning]` collection parameter's).
+    pub fn is_elements(&self) -> bool {
+        matches!(
+            self,
+            ObligationKind::Element | ObligationKind::OwningElements(_)
+        )
+    }
+
     /// Kinds whose exceptional paths are reported (RLC0002).
     pub fn is_leak(&self) -> bool {
         matches!(
@@ -121,6 +137,7 @@ impl ObligationKind {
             ObligationKind::Alloc
                 | ObligationKind::OutArg
                 | ObligationKind::OwningParam(_)
+                | ObligationKind::OwningElements(_)
                 | ObligationKind::Opaque
                 | ObligationKind::CreatesMustCallFor { .. }
         )
@@ -181,6 +198,13 @@ impl Engine<'_, '_> {
                 continue;
             };
             let ob = cx.var_obligation(var).or_else(|| cx.types.of_value(&p.ty));
+            if ob.is_none()
+                && kind == ObligationKind::OwningParam(i as u32)
+                && let Some(ob) = elements_obligation(cx, i as u32)
+            {
+                self.owning_elements(i as u32, ob.clone());
+                continue;
+            }
             if let Some(ob) = ob {
                 let ty = cx.body.var(var).ty.ty.or(p.ty.ty);
                 let o = self.new_obligation(kind, cx.body.entry, Some(var), ob.clone(), ty);
@@ -190,6 +214,22 @@ impl Engine<'_, '_> {
                 );
             }
         }
+    }
+
+    /// The obligation of the elements of `[Owning]` collection parameter `i`,
+    /// seeded at the entry.
+    pub(super) fn owning_elements(&mut self, i: u32, ob: MustCallType) {
+        let cx = self.cx;
+        let Some(var) = cx.body.param_var(i) else {
+            return;
+        };
+        let ty = param_elements(cx, i);
+        let kind = ObligationKind::OwningElements(i);
+        let o = self.new_obligation(kind, cx.body.entry, Some(var), ob, ty);
+        self.insert(
+            cx.body.entry,
+            self.born(cx.body.entry, vec![Alias::Var(var)], o),
+        );
     }
 
     /// The old value of each non-readonly owning field this method assigns
@@ -351,6 +391,33 @@ impl Engine<'_, '_> {
             }
         }
     }
+}
+
+/// The element type of parameter `i` of the body's method, when the
+/// parameter is passed by value and is a collection. (A `params` array's
+/// elements are handed over one by one, each an argument of the call.)
+fn param_elements(cx: &crate::facts::BodyFacts<'_>, i: u32) -> Option<crate::program::TypeId> {
+    let p = cx.method?.params.get(i as usize)?;
+    match p.mode {
+        ParamMode::Value | ParamMode::In => {
+            p.ty.element
+                .or_else(|| cx.body.param_var(i).and_then(|v| cx.body.var(v).ty.element))
+        }
+        _ => None,
+    }
+}
+
+/// The obligation of the elements of parameter `i`, when the parameter itself
+/// has none (`IEnumerable<Processor>`, `Stream[]`).
+pub fn elements_obligation<'a>(
+    cx: &crate::facts::BodyFacts<'a>,
+    i: u32,
+) -> Option<&'a MustCallType> {
+    let p = cx.method?.params.get(i as usize)?;
+    if cx.types.of_value(&p.ty).is_some() {
+        return None;
+    }
+    cx.types.of_type(param_elements(cx, i)?)
 }
 
 /// Whether `var` may hold a value this method owns: anything but a parameter

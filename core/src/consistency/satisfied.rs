@@ -154,6 +154,8 @@ impl Engine<'_, '_> {
             Stmt::StoreElement { collection, src } => {
                 if carried(src) && discharges.collection_store {
                     self.store_element(n, *collection, fact, step);
+                } else if held(src) {
+                    self.hand_to_owned_collection(*collection, fact, step);
                 }
             }
             Stmt::Closure {
@@ -194,7 +196,7 @@ impl Engine<'_, '_> {
                 // to it in any way the caller could act on.
                 let caller_bug = matches!(
                     self.obligations[fact.obligation as usize].kind,
-                    ObligationKind::OwningParam(_)
+                    ObligationKind::OwningParam(_) | ObligationKind::OwningElements(_)
                 ) && value.is_some_and(|v| {
                     let program = cx.program;
                     match (cx.body.var(v).ty.ty, program.well_known.argument_exception) {
@@ -242,7 +244,7 @@ impl Engine<'_, '_> {
             return;
         };
         let kind = &self.obligations[fact.obligation as usize].kind;
-        if *kind == ObligationKind::Element {
+        if kind.is_elements() {
             if def.is_owning() || self.summaries.owning_collections.contains(f) {
                 self.discharge_both(fact, step);
             }
@@ -294,9 +296,12 @@ impl Engine<'_, '_> {
             CollectionHolder::Local => {
                 let o = self.site_obligation(n, ObligationKind::Element, fact);
                 self.discharge(fact.obligation);
+                // A gen, so that it outlives the kill of a constructor's result
+                // (`new List<T>(items)`).
                 step.gens.clear();
+                step.gens.push(Alias::Var(collection));
                 step.normal = Some(Fact {
-                    aliases: vec![Alias::Var(collection)],
+                    aliases: Vec::new(),
                     obligation: o,
                     exc_from: fact.exc_from,
                     exit_via: None,
@@ -318,6 +323,20 @@ impl Engine<'_, '_> {
                     None,
                 );
             }
+        }
+    }
+
+    /// A guarantee being verified counts a store into an owned collection (a
+    /// field whose elements its class disposes) as a hand-off to an owner, as
+    /// passing the value to an `[Owning]` parameter: so a loop that adds each
+    /// element of a collection to one (`foreach (var p in ps) _items.Add(p);`)
+    /// takes the collection's elements over.
+    fn hand_to_owned_collection(&mut self, collection: VarId, fact: &Fact, step: &mut Step) {
+        let kind = &self.obligations[fact.obligation as usize].kind;
+        if *kind == ObligationKind::Target
+            && self.collection_holder(collection) == CollectionHolder::Owned
+        {
+            self.discharge_both(fact, step);
         }
     }
 
@@ -440,7 +459,7 @@ impl Engine<'_, '_> {
                         self.escape(fact, step);
                     } else if param.is_some_and(|p| p.collection_element)
                         && discharges.collection_store
-                        && let Some(c) = call.receiver
+                        && let Some(c) = call.element_receiver()
                     {
                         self.store_element(n, c, fact, step);
                     }
@@ -503,10 +522,21 @@ impl Engine<'_, '_> {
                 }
             }
             if param.collection_element
-                && discharges.collection_store
-                && let Some(c) = call.receiver
+                && let Some(c) = call.element_receiver()
             {
-                self.store_element(n, c, fact, step);
+                // A collection whose elements are the fact's goes into the
+                // receiver element by element (`new List<T>(items)`, `AddRange`).
+                let elements_in = param.ty.ty.is_some()
+                    && param.ty.ty != program.well_known.object
+                    && cx.body.var(q).ty.element.is_some()
+                    && self.obligations[fact.obligation as usize]
+                        .kind
+                        .is_elements();
+                if discharges.collection_store || elements_in {
+                    self.store_element(n, c, fact, step);
+                } else {
+                    self.hand_to_owned_collection(c, fact, step);
+                }
             }
         }
         if let (Some(m), Some(r), Some(d)) = (method, call.receiver, call.dst)

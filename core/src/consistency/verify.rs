@@ -36,8 +36,19 @@ pub fn verify(
     seeds: &[(NodeId, Alias)],
     must_call: &MustCall,
 ) -> Verdict {
-    let summaries = Summaries::default();
-    let e = run_target(facts, &summaries, exceptions, seeds, must_call);
+    verify_in(facts, &Summaries::default(), exceptions, seeds, must_call)
+}
+
+/// [`verify`], where a store into a collection field the program's
+/// `summaries` find owning hands the value to an owner.
+pub fn verify_in(
+    facts: &BodyFacts<'_>,
+    summaries: &Summaries,
+    exceptions: ExceptionModel,
+    seeds: &[(NodeId, Alias)],
+    must_call: &MustCall,
+) -> Verdict {
+    let e = run_target(facts, summaries, exceptions, seeds, must_call);
     if e.aborted {
         return Verdict::Unknown;
     }
@@ -70,8 +81,7 @@ fn run_target<'c, 'a>(
     seeds: &[(NodeId, Alias)],
     must_call: &MustCall,
 ) -> Engine<'c, 'a> {
-    // A guarantee never consults the program's summaries: only calls and
-    // closures discharge it.
+    // Only calls, closures and hand-offs to owners discharge a guarantee.
     let mut e = Engine::new(Inputs {
         facts,
         summaries,
@@ -93,6 +103,25 @@ fn run_target<'c, 'a>(
     }
     e.run();
     e
+}
+
+/// Whether every normal path of the body takes over the elements of its
+/// method's parameter `i` (as the checker reads an `[Owning]` collection
+/// parameter): disposes them element-wise, hands each to an owner, or hands
+/// the collection on. What inference asks before proposing `[Owning]` there.
+pub fn takes_elements(
+    inputs: Inputs<'_, '_>,
+    i: u32,
+    summarize: impl FnOnce() -> crate::facts::BodySummaries,
+) -> bool {
+    let Some(ob) = super::obligations::elements_obligation(inputs.facts, i) else {
+        return false;
+    };
+    let mut e = Engine::new(inputs);
+    e.owning_elements(i, ob.clone());
+    e.body_summaries = summarize();
+    e.run();
+    !e.aborted && !e.obligations.is_empty() && e.events.is_empty()
 }
 
 /// Whether the body of `method` calls one of `must_call` on `target` on every

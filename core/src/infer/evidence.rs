@@ -4,7 +4,7 @@
 //! resource-alias classes ([`AliasClasses`]), recomputed each round because
 //! inferred `[MustCallAlias]` specs add pairs.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::facts::{AliasClasses, ValueSource, defined_vars};
 use crate::ir::{Bodies, Body, CallKind, Callee, FieldRef, NodeId, Operand, Stmt, VarId, VarKind};
@@ -34,6 +34,9 @@ pub struct Evidence {
     pub disposals: Vec<Disposal>,
     /// `this.f = value`: (node, field, sources of the value, stored null).
     pub field_stores: Vec<(NodeId, FieldId, Vec<ValueSource>, bool)>,
+    /// `this.f.Add(value)`, `this.f[k] = value`: (node, the collection's
+    /// field, sources of the element).
+    pub element_stores: Vec<(NodeId, FieldId, Vec<ValueSource>)>,
     /// `return value`: (node, sources of the value); `None` value for `return;`.
     pub returns: Vec<(NodeId, Option<Vec<ValueSource>>)>,
     /// Arguments passed to `: this(..)`/`: base(..)`: (node, callee, param, sources).
@@ -78,6 +81,7 @@ pub fn evidence(
         method: body.method,
         ..Evidence::default()
     };
+    let collections: FxHashMap<VarId, FieldId> = crate::ownership::this_field_loads(body).collect();
     for (i, node) in body.nodes.iter().enumerate() {
         let id = NodeId(i as u32);
         match &node.stmt {
@@ -139,6 +143,11 @@ pub fn evidence(
                         let Some(pd) = m.params.get(p as usize) else {
                             continue;
                         };
+                        if pd.collection_element
+                            && let Some(&f) = call.receiver.and_then(|r| collections.get(&r))
+                        {
+                            ev.element_stores.push((id, f, sources_of(v)));
+                        }
                         if holds && pd.ownership.is_owning(false) {
                             for source in disposed_of(v) {
                                 ev.disposals.push(Disposal {
@@ -170,6 +179,14 @@ pub fn evidence(
                 let is_null = matches!(src, Operand::Const(Const::Null));
                 let rs = src.var().map(sources_of).unwrap_or_default();
                 ev.field_stores.push((id, *f, rs, is_null));
+            }
+            Stmt::StoreElement {
+                collection,
+                src: Operand::Var(v),
+            } => {
+                if let Some(&f) = collections.get(collection) {
+                    ev.element_stores.push((id, f, sources_of(*v)));
+                }
             }
             Stmt::Return(value) => {
                 let rs = value.as_ref().and_then(Operand::var).map(sources_of);

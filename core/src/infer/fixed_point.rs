@@ -25,7 +25,7 @@ use super::{
     creates_must_call_for, no_obligation,
 };
 use crate::consistency::{
-    Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, verify,
+    Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, takes_elements, verify,
 };
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
 use crate::ir::{Bodies, Body, BodyId, BodyKind, Callee, NodeId, Operand, Stmt, VarId};
@@ -52,6 +52,7 @@ pub(super) fn run(program: Program, bodies: &Bodies, scope: &Scope) -> Inference
         withdrawn: FxHashSet::default(),
         type_tested: FxHashSet::default(),
         tracking: FxHashSet::default(),
+        owning_collections: None,
     };
     st.type_tested = disposed_through_type_test(&st.p, bodies);
     st.tracking = borrowed_return::tracking_fields(&st.p, bodies);
@@ -97,6 +98,7 @@ pub(super) fn run(program: Program, bodies: &Bodies, scope: &Scope) -> Inference
         let types_changed = settled && st.must_call_classes(&types);
         if types_changed {
             types = MustCallTypes::compute(&st.p);
+            st.owning_collections = None;
         }
         st.must_call_alias_constructors(bodies, &types, &ev);
         st.must_call_alias_methods(bodies, &types, &ev);
@@ -177,6 +179,9 @@ pub(super) struct State<'s> {
     /// Fields that only track a value someone else owns
     /// ([`borrowed_return::tracking_fields`]).
     tracking: FxHashSet<FieldId>,
+    /// Collection fields whose elements their class disposes
+    /// ([`State::owning_collections`]); `None` until needed.
+    owning_collections: Option<FxHashSet<FieldId>>,
 }
 
 /// Whether body `id` assigns its parameter `i`.
@@ -276,7 +281,7 @@ fn must_call_alias_holds(pf: &ProgramFacts<'_>, id: BodyId, i: u32) -> bool {
             exceptions: ExceptionModel::None,
             budget: crate::options::DEFAULT_METHOD_BUDGET,
         },
-        || crate::summarize::body(&facts, ExceptionModel::None),
+        || crate::summarize::body(&facts, &summaries, ExceptionModel::None),
     );
     !outcome.aborted
         && !outcome.events.iter().any(|ev| {
@@ -434,6 +439,9 @@ impl State<'_> {
     /// its object (not a constructor), or hands to an `[Owning]`
     /// parameter (phase 1; through resource aliases in phase 2).
     fn owning_params(&mut self, bodies: &Bodies, types: &MustCallTypes, ev: &[Evidence]) {
+        if ev.iter().any(|f| !f.element_stores.is_empty()) {
+            self.owning_collections(bodies);
+        }
         let mut found: Vec<(MethodId, u32, BodyId, InferRule, Span)> = Vec::new();
         // Parameters with evidence other than a closure's disposal.
         let mut direct: FxHashSet<(MethodId, u32)> = FxHashSet::default();
@@ -477,20 +485,31 @@ impl State<'_> {
             }
             // A method other than a constructor (those alias or own in
             // `must_call_alias_constructors`) that keeps the parameter in an
-            // owning field of its object takes it over (`engine.Connect(stream)`).
+            // owning field of its object takes it over (`engine.Connect(stream)`);
+            // any method that adds it to a collection field whose elements
+            // its class disposes does too (`composite.Add(processor)`).
             let md = self.p.method(m);
-            if md.kind != MethodKind::Ordinary || md.is_static || f.field_stores.is_empty() {
+            if md.is_static || (f.field_stores.is_empty() && f.element_stores.is_empty()) {
                 continue;
             }
-            let fields = self.owning_fields_of(types, md.owner);
-            for (n, g, roots, _) in &f.field_stores {
+            let fields = if md.kind == MethodKind::Ordinary {
+                self.owning_fields_of(types, md.owner)
+            } else {
+                Vec::new()
+            };
+            let collections = self.owning_collections.as_ref();
+            let stores = f.field_stores.iter().map(|(n, g, roots, _)| (n, g, roots));
+            let element_stores = f.element_stores.iter().map(|(n, g, roots)| (n, g, roots));
+            for (n, g, roots) in stores.chain(element_stores) {
+                if !fields.contains(g) && !collections.is_some_and(|c| c.contains(g)) {
+                    continue;
+                }
                 for r in roots {
                     let ValueSource::Param(i) = *r else { continue };
                     let Some(pd) = md.params.get(i as usize) else {
                         continue;
                     };
-                    let eligible = fields.contains(g)
-                        && pd.ownership == Ownership::Default
+                    let eligible = pd.ownership == Ownership::Default
                         && pd.must_call_alias.is_none()
                         && pd.mode == ParamMode::Value
                         && types.of_value(&pd.ty).is_some();
@@ -501,6 +520,7 @@ impl State<'_> {
                 }
             }
         }
+        self.owning_elements_params(bodies, types, &mut found);
         // The evidence is flow-insensitive: a parameter reassigned in the body
         // may be disposed only in its new value. Ask the checker's engine
         // whether some path disposes the value the caller passed. Two kinds
@@ -546,6 +566,85 @@ impl State<'_> {
         }
     }
 
+    /// `[Owning]` on a collection parameter whose elements carry an obligation
+    /// (`IEnumerable<Processor>`, `Stream[]`) when every normal path takes them
+    /// over, as the checker reads such a parameter ([`takes_elements`]): a
+    /// composite that adds each to a collection field its class disposes
+    /// element-wise (`foreach (var p in ps) _items.Add(p);`), keeps a copy of
+    /// the collection there, or disposes them. Callers then hand over the
+    /// elements of the collections they build (`new Composite([a, b])`).
+    fn owning_elements_params(
+        &mut self,
+        bodies: &Bodies,
+        types: &MustCallTypes,
+        found: &mut Vec<(MethodId, u32, BodyId, InferRule, Span)>,
+    ) {
+        let mut candidates: Vec<(MethodId, u32, BodyId)> = Vec::new();
+        for (id, body) in bodies.enumerate() {
+            let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
+                continue;
+            };
+            let md = self.p.method(m);
+            if md.kind == MethodKind::Setter {
+                continue;
+            }
+            for (i, pd) in md.params.iter().enumerate() {
+                let i = i as u32;
+                let read = body.param_var(i).is_some_and(|v| {
+                    body.nodes
+                        .iter()
+                        .any(|n| crate::facts::reads_var(&n.stmt, v))
+                });
+                if read
+                    && pd.ownership == Ownership::Default
+                    && pd.must_call_alias.is_none()
+                    && types.of_value(&pd.ty).is_none()
+                    && pd.ty.element.and_then(|t| types.of_type(t)).is_some()
+                    && pd.mode == ParamMode::Value
+                    && !found.iter().any(|c| (c.0, c.1) == (m, i))
+                {
+                    candidates.push((m, i, id));
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return;
+        }
+        let summaries = crate::facts::Summaries {
+            owning_collections: self.owning_collections(bodies).clone(),
+            ..Default::default()
+        };
+        let pf = ProgramFacts::new(&self.p, bodies);
+        for (m, i, id) in candidates {
+            let Some(facts) = pf.body_facts(id, &[]) else {
+                continue;
+            };
+            let inputs = Inputs {
+                facts: &facts,
+                summaries: &summaries,
+                exceptions: ExceptionModel::None,
+                budget: crate::options::DEFAULT_METHOD_BUDGET,
+            };
+            let summarize = || crate::summarize::body(&facts, &summaries, ExceptionModel::None);
+            if takes_elements(inputs, i, summarize) {
+                let span = self.p.method(m).params[i as usize].span;
+                let span = span.unwrap_or(facts.body.span);
+                found.push((m, i, id, InferRule::OwningParamElements, span));
+            }
+        }
+    }
+
+    /// Collection fields whose elements their class disposes, as the checker
+    /// finds them; found once, and again after the must-call types change.
+    fn owning_collections(&mut self, bodies: &Bodies) -> &FxHashSet<FieldId> {
+        if self.owning_collections.is_none() {
+            let pf = ProgramFacts::new(&self.p, bodies);
+            let found = crate::summarize::owning_collections(&pf, ExceptionModel::None);
+            self.owning_collections = Some(found);
+        }
+        self.owning_collections.get_or_insert_default()
+    }
+
     /// `[Owning]` on a parameter of an abstract or interface method that every
     /// implementation in the program takes: a caller of the declaration hands
     /// the value on as a caller of any implementation does.
@@ -565,21 +664,12 @@ impl State<'_> {
                 if !eligible {
                     continue;
                 }
-                // Where each implementation's ownership comes from (`None`: one does not own).
-                let evidence: Option<Vec<Option<Span>>> = impls
-                    .iter()
-                    .map(|c| {
-                        let c = self.p.method(*c);
-                        match &c.params.get(i)?.ownership {
-                            Ownership::Owning(Provenance::Inferred { evidence, .. }) => {
-                                Some(Some(*evidence))
-                            }
-                            Ownership::Owning(_) => Some(c.span),
-                            _ => None,
-                        }
-                    })
-                    .collect();
-                if let Some(span) = evidence.and_then(|e| e.into_iter().flatten().next()) {
+                let evidence =
+                    self.implementations_evidence(impls, |c| match &c.params.get(i)?.ownership {
+                        Ownership::Owning(prov) => Some(prov),
+                        _ => None,
+                    });
+                if let Some(span) = evidence.and_then(|e| e.into_iter().next()) {
                     found.push((*m, i as u32, span));
                 }
             }
@@ -591,6 +681,24 @@ impl State<'_> {
                 Ownership::Owning(inferred(rule, span));
             self.record(SpecTarget::Param(m, i), InferredAttr::Owning, rule, span);
         }
+    }
+
+    /// Where every one of `impls` got `spec` (the evidence of an inferred one,
+    /// the place of a stated one), in order; `None` when one lacks it.
+    fn implementations_evidence(
+        &self,
+        impls: &[MethodId],
+        spec: impl Fn(&MethodDef) -> Option<&Provenance>,
+    ) -> Option<Vec<Span>> {
+        let mut spans = Vec::new();
+        for c in impls {
+            let c = self.p.method(*c);
+            match spec(c)? {
+                Provenance::Inferred { evidence, .. } => spans.push(*evidence),
+                _ => spans.extend(c.span),
+            }
+        }
+        Some(spans)
     }
 
     /// `[Calls("this.f", m)]` on instance methods that dispose `this.f` (directly,
@@ -1115,31 +1223,67 @@ impl State<'_> {
     /// `[MustCallAlias]` on an instance method that returns `this` on every
     /// path (`async Task<Connection> OpenAsync() { ..; return this; }`, fluent
     /// setters), whatever its declared return type (a `Task` of it, an
-    /// interface): its result is the receiver, not a new resource. Overridable
-    /// methods keep the default, which their overrides may rely on.
+    /// interface): its result is the receiver, not a new resource. A method
+    /// the program overrides (abstract, interface or virtual) qualifies when
+    /// its own body, if any, returns `this` and every override in the program
+    /// has the spec (one that never returns counts as neither), so a call
+    /// through the base gets the receiver back as a call of any override does
+    /// (`new KernelSession(p).EnableProviders()`); overrides of overrides are
+    /// reached in later rounds, as for `[NotOwning]` results.
     fn must_call_alias_receivers(&mut self, bodies: &Bodies, types: &MustCallTypes) {
-        let overridden = self.p.overridden_methods();
+        let implementations = self.p.implementations();
+        let eligible = |md: &MethodDef| {
+            md.kind == MethodKind::Ordinary
+                && !md.is_static
+                && md.ret_must_call_alias.is_none()
+                && md.this_must_call_alias.is_none()
+                && md.ret_ownership == Ownership::Default
+                && types.of_type(md.owner).is_some()
+        };
         let mut found = Vec::new();
         for body in bodies.iter() {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
-            let md = self.p.method(m);
-            if md.kind != MethodKind::Ordinary
-                || md.is_static
-                || md.is_virtual
-                || overridden.contains(&m)
-                || md.ret_must_call_alias.is_some()
-                || md.this_must_call_alias.is_some()
-                || md.ret_ownership != Ownership::Default
-                || types.of_type(md.owner).is_none()
-            {
+            if !eligible(self.p.method(m)) || implementations.contains_key(&m) {
                 continue;
             }
             if let Some(span) = returns_this(body) {
                 found.push((m, span));
             }
         }
+        self.set_receiver_aliases(found);
+        let mut found = Vec::new();
+        for (&m, impls) in &implementations {
+            let md = self.p.method(m);
+            if !is_source_method(&self.p, m) || !eligible(md) {
+                continue;
+            }
+            // The method's own evidence: `Some(None)` for one without a body.
+            let own = match self.body_of.get(&m).and_then(|id| bodies.get(*id)) {
+                Some(body) => returns_this(body).map(Some),
+                None if md.is_abstract => Some(None),
+                None => None,
+            };
+            let returning: Vec<MethodId> = impls
+                .iter()
+                .copied()
+                .filter(|c| !self.p.method(*c).never_returns)
+                .collect();
+            let evidence =
+                self.implementations_evidence(&returning, |c| c.this_must_call_alias.as_ref());
+            if let (Some(own), Some(spans)) = (own, evidence)
+                && let Some(span) = spans.into_iter().chain(own).min()
+            {
+                found.push((m, span));
+            }
+        }
+        found.sort_by_key(|(m, _)| *m);
+        self.set_receiver_aliases(found);
+    }
+
+    /// `[MustCallAlias]` on the receivers of `found` (method, evidence).
+    fn set_receiver_aliases(&mut self, found: Vec<(MethodId, Span)>) {
         for (m, span) in found {
             let rule = InferRule::MustCallAliasReceiver;
             self.p.methods[m.index()].this_must_call_alias = Some(inferred(rule, span));
@@ -1370,7 +1514,9 @@ impl State<'_> {
             // stage of target frameworks, or for the twin it stands for).
             let lent = match &md.ret_ownership {
                 Ownership::NotOwning(Provenance::Inferred { evidence, .. }) => Some(*evidence),
-                Ownership::Default if md.ret_must_call_alias.is_none() => {
+                Ownership::Default
+                    if md.ret_must_call_alias.is_none() && md.this_must_call_alias.is_none() =>
+                {
                     let span = all(own.returns.get(&m).copied(), &returned);
                     returns.extend(span.map(|span| (m, span)));
                     span

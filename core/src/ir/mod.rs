@@ -175,6 +175,14 @@ impl Call {
     pub fn arg_var(&self, param: u32) -> Option<VarId> {
         self.arg(param).and_then(|a| a.value.var())
     }
+    /// The collection a `[CollectionElement]` argument goes into: the
+    /// receiver, or the collection a constructor makes (`new List<T>(items)`).
+    pub fn element_receiver(&self) -> Option<VarId> {
+        match self.kind {
+            CallKind::New => self.dst,
+            _ => self.receiver,
+        }
+    }
     /// The called method's simple name: the resolved method's, or the last
     /// segment of an unbound call's (still a call of that name on that
     /// receiver); `None` for a delegate.

@@ -74,6 +74,20 @@ pub(super) fn describe(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, how: 
                 format!("`{name}` is `[Owning]`: this method must dispose it"),
             )
         }
+        ObligationKind::OwningElements(i) => {
+            let name = param_name(cx, *i);
+            primary_span = param_span(cx, *i, ob);
+            facts.push(SpecFact::new(
+                format!("parameter `{name}` is `[Owning]`: the method takes over its elements"),
+                param_provenance(cx, *i),
+            ));
+            (
+                format!("an element of `[Owning]` parameter `{name}`"),
+                format!(
+                    "`{name}` is `[Owning]`: this method must dispose its elements or hand them on"
+                ),
+            )
+        }
         ObligationKind::OutArg => {
             // A `ref` argument its callee only writes arrives the same way.
             let by_ref = matches!(

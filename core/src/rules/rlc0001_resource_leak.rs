@@ -1,5 +1,5 @@
 //! RLC0001 resource-leak: an obligation (a new resource, an owning result, an
-//! `out` value, an `[Owning]` parameter, a `[CreatesMustCallFor]` target) is
+//! `out` value, an `[Owning]` parameter or its elements, a `[CreatesMustCallFor]` target) is
 //! lost on a normal path: its last alias is overwritten or goes out of scope,
 //! or the method ends, without its must-call method being called and without
 //! its ownership being handed on. The help names the usual fix for how it was
@@ -73,6 +73,12 @@ fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &s
     if let ObligationKind::OwningParam(i) = ob.kind {
         return format!(
             "the parameter `{}` is `[Owning]`: dispose it here, or pass it on to an `[Owning]` parameter or field",
+            param_name(cx, i)
+        );
+    }
+    if let ObligationKind::OwningElements(i) = ob.kind {
+        return format!(
+            "the parameter `{}` is `[Owning]`: dispose each of its elements here, or hand them on to an owner (an `[Owning]` parameter, a collection field whose elements `Dispose()` disposes)",
             param_name(cx, i)
         );
     }

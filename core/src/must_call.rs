@@ -297,78 +297,96 @@ pub fn releases_something<'b>(
     owner: TypeId,
     assume: Option<(FieldId, bool)>,
 ) -> bool {
-    releases_within(p, types, body_of, body, owner, assume, 0)
+    let within = Release {
+        p,
+        types,
+        body_of,
+        owner,
+        assume,
+    };
+    within.releases(body, 0)
 }
 
-fn releases_within<'b>(
-    p: &Program,
-    types: &MustCallTypes,
-    body_of: &dyn Fn(MethodId) -> Option<&'b Body>,
-    body: &Body,
+/// What [`releases_something`] reads a disposal method and its callees in.
+struct Release<'a, 'b> {
+    p: &'a Program,
+    types: &'a MustCallTypes,
+    body_of: &'a dyn Fn(MethodId) -> Option<&'b Body>,
     owner: TypeId,
     assume: Option<(FieldId, bool)>,
-    depth: u32,
-) -> bool {
-    if depth > 3 {
-        return true;
-    }
-    let runs = match assume {
-        Some((g, value)) => {
-            let this = body.this_var();
-            let flags: Vec<VarId> = body
-                .nodes
-                .iter()
-                .filter_map(|n| match &n.stmt {
-                    Stmt::Load {
-                        dst,
-                        base: Some(b),
-                        field: FieldRef::Known(f),
-                    } if Some(*b) == this && *f == g => Some(*dst),
-                    _ => None,
+}
+
+impl Release<'_, '_> {
+    fn releases(&self, body: &Body, depth: u32) -> bool {
+        let Release {
+            p,
+            types,
+            body_of,
+            owner,
+            assume,
+        } = *self;
+        if depth > 3 {
+            return true;
+        }
+        let runs = match assume {
+            Some((g, value)) => {
+                let this = body.this_var();
+                let flags: Vec<VarId> = body
+                    .nodes
+                    .iter()
+                    .filter_map(|n| match &n.stmt {
+                        Stmt::Load {
+                            dst,
+                            base: Some(b),
+                            field: FieldRef::Known(f),
+                        } if Some(*b) == this && *f == g => Some(*dst),
+                        _ => None,
+                    })
+                    .collect();
+                crate::cfg::reachable_cut(body, |from, to| match &body.node(from).succ {
+                    Succ::Branch {
+                        cond: Cond::Bool(t),
+                        if_true,
+                        if_false,
+                    } if flags.contains(t) => to == if value { *if_false } else { *if_true },
+                    _ => false,
                 })
-                .collect();
-            crate::cfg::reachable_cut(body, |from, to| match &body.node(from).succ {
-                Succ::Branch {
-                    cond: Cond::Bool(t),
-                    if_true,
-                    if_false,
-                } if flags.contains(t) => to == if value { *if_false } else { *if_true },
-                _ => false,
-            })
-        }
-        None => vec![true; body.nodes.len()],
-    };
-    for (node, _) in body.nodes.iter().zip(&runs).filter(|(_, r)| **r) {
-        let Stmt::Call(call) = &node.stmt else {
-            continue;
+            }
+            None => vec![true; body.nodes.len()],
         };
-        let method = match &call.callee {
-            Callee::Method(m) => p.get_method(*m),
-            _ => None,
-        };
-        let name = call.callee_name(p).unwrap_or("");
-        if p.conventions.is_disposal_method(name) || method.is_some_and(|m| !m.calls.is_empty()) {
-            return true;
+        for (node, _) in body.nodes.iter().zip(&runs).filter(|(_, r)| **r) {
+            let Stmt::Call(call) = &node.stmt else {
+                continue;
+            };
+            let method = match &call.callee {
+                Callee::Method(m) => p.get_method(*m),
+                _ => None,
+            };
+            let name = call.callee_name(p).unwrap_or("");
+            if p.conventions.is_disposal_method(name) || method.is_some_and(|m| !m.calls.is_empty())
+            {
+                return true;
+            }
+            let vars = call
+                .receiver
+                .into_iter()
+                .chain(call.args.iter().filter_map(|a| a.value.var()));
+            if vars
+                .into_iter()
+                .any(|v| types.of_value(&body.var(v).ty).is_some() && Some(v) != body.this_var())
+            {
+                return true;
+            }
+            if let (Callee::Method(m), Some(md)) = (&call.callee, method)
+                && md.owner == owner
+                && let Some(b) = body_of(*m)
+                && self.releases(b, depth + 1)
+            {
+                return true;
+            }
         }
-        let vars = call
-            .receiver
-            .into_iter()
-            .chain(call.args.iter().filter_map(|a| a.value.var()));
-        if vars
-            .into_iter()
-            .any(|v| types.of_value(&body.var(v).ty).is_some() && Some(v) != body.this_var())
-        {
-            return true;
-        }
-        if let (Callee::Method(m), Some(md)) = (&call.callee, method)
-            && md.owner == owner
-            && let Some(b) = body_of(*m)
-            && releases_within(p, types, body_of, b, owner, assume, depth + 1)
-        {
-            return true;
-        }
+        false
     }
-    false
 }
 
 /// A program type whose `Dispose()` (or `DisposeAsync()`) only calls another

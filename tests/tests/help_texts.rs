@@ -73,3 +73,29 @@ fn a_value_disposed_on_success_is_released_in_finally() {
         "{help}"
     );
 }
+
+#[test]
+fn a_class_with_its_own_dispose_async_is_told_to_use_it() {
+    let diags = check(
+        "using System; using System.IO; using System.Threading.Tasks;\n\
+         public sealed class Client { private readonly FileStream _log = File.OpenWrite(\"log\");\n\
+         public Task DisposeAsync() { Console.WriteLine(); return Task.CompletedTask; } }\n",
+    );
+    let help = help_of(&diags, RuleId::OwningFieldNotDisposed);
+    assert_eq!(
+        help,
+        "dispose the field in `DisposeAsync()` on every path, and declare `IAsyncDisposable` so that callers must call it"
+    );
+}
+
+#[test]
+fn a_field_released_only_asynchronously_asks_for_iasyncdisposable() {
+    let diags = check(
+        "using System; using System.Threading.Tasks;\n\
+         public sealed class Session : IAsyncDisposable { public ValueTask DisposeAsync() { Console.WriteLine(); return default; } }\n\
+         public sealed class Holder { private readonly Session _session = new Session(); }\n",
+    );
+    let help = help_of(&diags, RuleId::OwningFieldNotDisposed);
+    assert!(help.starts_with("implement `IAsyncDisposable`"), "{help}");
+    assert!(help.contains("await _session.DisposeAsync()"), "{help}");
+}

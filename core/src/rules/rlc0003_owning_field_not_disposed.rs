@@ -143,9 +143,7 @@ fn report(
     let (message, help) = match class_ob {
         None => (
             format!("`{class}` owns `{name}` but has no must-call method that disposes it"),
-            format!(
-                "implement `IDisposable` and dispose the field: `public void Dispose() => {name}?.{obl};`"
-            ),
+            no_must_call_help(program, field, name, &obl),
         ),
         Some(ob) => (
             format!(
@@ -189,3 +187,33 @@ fn report(
     (d, name.to_string())
 }
 
+/// The fix for a class with no must-call method: dispose the field in the
+/// class's own disposal method when it has one that is not a must-call
+/// method yet (`Task DisposeAsync()` without the interface), else implement
+/// the interface whose method the field needs.
+fn no_must_call_help(program: &Program, field: Option<&FieldDef>, name: &str, obl: &str) -> String {
+    let own = field.and_then(|f| {
+        program.ty(f.owner).methods.iter().find_map(|m| {
+            let md = program.method(*m);
+            (!md.is_static && md.params.is_empty() && program.conventions.is_disposal_method(&md.name))
+                .then_some(md.name.as_str())
+        })
+    });
+    let dispose_async = format!("{}()", program.conventions.dispose_async);
+    let c = &program.conventions;
+    match own {
+        Some(m) if m == c.dispose || m == c.dispose_async => {
+            let interface = if m == c.dispose { "IDisposable" } else { "IAsyncDisposable" };
+            format!(
+                "dispose the field in `{m}()` on every path, and declare `{interface}` so that callers must call it"
+            )
+        }
+        Some(m) => format!("dispose the field in `{m}()` on every path"),
+        None if obl == dispose_async => format!(
+            "implement `IAsyncDisposable` and dispose the field: `public async ValueTask DisposeAsync() {{ if ({name} != null) await {name}.DisposeAsync(); }}`"
+        ),
+        None => format!(
+            "implement `IDisposable` and dispose the field: `public void Dispose() => {name}?.{obl};`"
+        ),
+    }
+}

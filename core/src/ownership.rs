@@ -295,16 +295,31 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
             }
         }
     }
-    let types = (!found.is_empty()).then(|| MustCallTypes::compute(program));
-    let body_of: FxHashMap<MethodId, &Body> =
-        bodies.iter().filter_map(|b| Some((b.method?, b))).collect();
-    for (m, q, g, owned) in found {
+    if !found.is_empty() {
+        let types = MustCallTypes::compute(program);
+        let body_of: FxHashMap<MethodId, &Body> =
+            bodies.iter().filter_map(|b| Some((b.method?, b))).collect();
+        let body = |d: MethodId| body_of.get(&d).copied();
+        // Read before any condition is stored: the disposal bodies do not change.
+        let own: Vec<bool> = found
+            .iter()
+            .map(|&(_, _, g, owned)| owes_nothing_unless(program, &types, &body, g, owned))
+            .collect();
+        set_ownership_conditions(program, found, own);
+    }
+    chain_ownership_conditions(program, bodies);
+}
+
+/// Stores each found condition (the first per constructor) and its flag field.
+fn set_ownership_conditions(
+    program: &mut Program,
+    found: Vec<(MethodId, u32, FieldId, bool)>,
+    own: Vec<bool>,
+) {
+    for ((m, q, g, owned), own_resource) in found.into_iter().zip(own) {
         if program.method(m).ownership_condition.is_some() {
             continue;
         }
-        let own_resource = types.as_ref().is_some_and(|types| {
-            owes_nothing_unless(program, types, &|d| body_of.get(&d).copied(), g, owned)
-        });
         let md = &mut program.methods[m.index()];
         let default = match md.params.get(q as usize).and_then(|p| p.default.as_ref()) {
             Some(crate::program::Const::Bool(b)) => Some(*b),
@@ -318,7 +333,6 @@ pub fn derive_ownership_flags(program: &mut Program, bodies: &Bodies) {
         });
         program.fields[g.index()].ownership_flag = Some(owned);
     }
-    chain_ownership_conditions(program, bodies);
 }
 
 /// Whether an object of the ownership flag `g`'s class owes nothing unless

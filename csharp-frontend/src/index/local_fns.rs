@@ -87,21 +87,16 @@ fn add_local_function(index: &mut Index, enclosing: MemberId, body_id: BodyId, f
     let def = method_def(index, owner, decl.file, f.modifiers, false, span, parts);
     let id = MemberId(index.members.len() as u32);
     index.members.push(MemberData {
-        owner,
-        kind: MemberKind::LocalFunction,
-        name,
         type_params: type_params.names,
-        bounds: Vec::new(),
-        ty: ret,
-        params,
-        modifiers: f.modifiers,
-        decl: None,
-        is_extension: false,
-        explicit_interface: None,
-        method: None,
-        getter: None,
-        setter: None,
-        field: None,
+        ..MemberData::synthesized(
+            owner,
+            MemberKind::LocalFunction,
+            name,
+            ret,
+            params,
+            f.modifiers,
+            None,
+        )
     });
     let method = index.program.add_method(def);
     index.method_members.push(id);

@@ -175,9 +175,9 @@ pub struct MemberData {
 }
 
 impl MemberData {
-    /// A member the compiler makes without a declaration of its own (an
-    /// implicit or primary constructor, a record's positional property, a
-    /// captured primary-constructor parameter), located at `decl`.
+    /// A member without a member declaration of its own (an implicit or
+    /// primary constructor, a record's positional property, a captured
+    /// primary-constructor parameter, a local function), located at `decl`.
     pub fn synthesized(
         owner: TypeId,
         kind: MemberKind,

@@ -71,6 +71,16 @@ pub enum SpecAttr {
     /// parameter (`Debug.Assert([DoesNotReturnIf(false)] bool condition)`): the
     /// call does not return when the argument has that value.
     DoesNotReturnIf,
+    /// `System.Diagnostics.CodeAnalysis.MaybeNullWhenAttribute` on an `out`
+    /// parameter of a `bool` method (`bool Remove(TKey key,
+    /// [MaybeNullWhen(false)] out TValue value)`): with `false`, the try
+    /// pattern whatever the method's name: the value is unset when it
+    /// returns `false`.
+    MaybeNullWhen,
+    /// `System.Diagnostics.CodeAnalysis.NotNullWhenAttribute`: with `true` on
+    /// an `out` parameter of a `bool` method, the try pattern as
+    /// [`SpecAttr::MaybeNullWhen`] with `false`.
+    NotNullWhen,
     /// Library model only: on a `bool` property, `[ReleasedIf(false)] bool
     /// IsAllocated { get; }` says its object holds no resource when the
     /// property has that value (`if (h.IsAllocated) h.Free();`).
@@ -93,7 +103,7 @@ pub enum SpecAttr {
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 19] = [
+    pub const ALL: [SpecAttr; 21] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -109,6 +119,8 @@ impl SpecAttr {
         SpecAttr::Incremented,
         SpecAttr::DoesNotReturn,
         SpecAttr::DoesNotReturnIf,
+        SpecAttr::MaybeNullWhen,
+        SpecAttr::NotNullWhen,
         SpecAttr::ReleasedIf,
         SpecAttr::DoesNotThrow,
         SpecAttr::LifecycleStart,
@@ -133,6 +145,8 @@ impl SpecAttr {
             SpecAttr::Incremented => "Incremented",
             SpecAttr::DoesNotReturn => "DoesNotReturn",
             SpecAttr::DoesNotReturnIf => "DoesNotReturnIf",
+            SpecAttr::MaybeNullWhen => "MaybeNullWhen",
+            SpecAttr::NotNullWhen => "NotNullWhen",
             SpecAttr::ReleasedIf => "ReleasedIf",
             SpecAttr::DoesNotThrow => "DoesNotThrow",
             SpecAttr::LifecycleStart => "LifecycleStart",

@@ -279,6 +279,7 @@ fn analyze(
     for part in &mut parts {
         rlc_core::setters::inline_storing_setters(&mut loaded.index.program, &mut part.bodies);
         rlc_core::never_returns::cut_calls(&loaded.index.program, &mut part.bodies);
+        rlc_core::never_throws::cut_edges(&loaded.index.program, &mut part.bodies);
     }
     if opts.free_lowered_syntax {
         loaded.index.free_body_syntax();

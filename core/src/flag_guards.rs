@@ -385,7 +385,8 @@ fn later_stores<'b>(program: &Program, bodies: &'b Bodies) -> FxHashMap<FieldId,
 /// such that every constructor exit leaves `f` owing nothing and `b`
 /// `false`, code after construction only ever sets `b` to `true`, and stores
 /// into `f` anything but `null` only after `b = true` on every path of its
-/// body, all through `this`. While `b` is `false`, no such store has run
+/// body, or with `b = true` following on every path that leaves it, all
+/// through `this`. While `b` is `false`, no such store has run
 /// since construction, so `f` still owes nothing.
 fn set_once_guarded(
     program: &Program,
@@ -415,7 +416,13 @@ fn set_once_guarded(
                 let sets_b = |n: NodeId| {
                     matches!(&body.node(n).stmt, Stmt::Store { field: FieldRef::Known(h), .. } if *h == b)
                 };
-                at != body.entry && !crate::cfg::reaches(body, body.entry, at, sets_b)
+                let set_before = at != body.entry && !crate::cfg::reaches(body, body.entry, at, sets_b);
+                // Or set right after, before the body can leave in any way
+                // (`_f = Open(); _opened = true;` in a lazy getter).
+                let set_after = [body.exit, body.exc_exit]
+                    .into_iter()
+                    .all(|exit| !crate::cfg::reaches(body, at, exit, sets_b));
+                set_before || set_after
             });
             if f != b && !sf.foreign && !sf.fills.is_empty() && owes_nothing && after_set {
                 out.push((f, b));

@@ -34,6 +34,7 @@ pub mod infer;
 pub mod ir;
 pub mod must_call;
 pub mod never_returns;
+pub mod never_throws;
 pub mod options;
 pub mod ownership;
 pub mod program;
@@ -57,7 +58,8 @@ pub use span::{FileId, Span};
 /// Derives into `program` what the bodies state about ownership that the
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, fields a `bool` flag says hold nothing owed,
-/// methods that never return, methods a type's `Dispose()` delegates to,
+/// methods that never return, methods that never throw, methods a type's
+/// `Dispose()` delegates to,
 /// construction helpers, what a field holds when the one method that writes
 /// it is first called, field guards, the
 /// parameters a method opens again and the `out` parameters it leaves empty
@@ -72,6 +74,7 @@ pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies])
         never_returns::derive(program, bodies);
         must_call::derive_delegated_disposal(program, bodies);
     }
+    never_throws::derive(program, parts);
     construction::derive_construction_helpers(program, parts);
     first_call::derive(program, parts);
     for bodies in parts {

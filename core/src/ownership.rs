@@ -546,18 +546,58 @@ pub fn flag_loads(program: &Program, body: &Body) -> Vec<(VarId, bool)> {
         .collect()
 }
 
-/// Whether `body` is a test-and-set of an idempotence flag of `this` that
-/// answers `false` on its first call (`bool IsDisposing { get { if
-/// (Interlocked.Exchange(ref _d, 1) != 0) return true; return false; } }`,
-/// `{ var was = _flag; _flag = true; return was; }`): a disposal method that
-/// returns early when it says `true` is guarded as by the flag itself.
-pub fn is_flag_test(program: &Program, body: &Body) -> bool {
-    let seeds = idempotence_flag_loads(body);
+/// A method that tests and sets an idempotence flag, and the answer it
+/// gives while the flag is not set yet: the first disposal that asks it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FlagTest {
+    pub flag: TestedFlag,
+    pub first_answer: bool,
+}
+
+/// Where a [`FlagTest`] finds its flag.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TestedFlag {
+    /// A field of `this` (`bool IsDisposing { get { .. } }`).
+    OfThis,
+    /// The field its caller passes by `ref` to this parameter
+    /// (`static bool CanDispose(ref long state)`).
+    RefParam(u32),
+}
+
+/// Whether `def` (with `body`) tests and sets an idempotence flag and
+/// returns one constant while it is not set: of `this` (`bool IsDisposing {
+/// get { if (Interlocked.Exchange(ref _d, 1) != 0) return true; return false;
+/// } }`, `{ var was = _flag; _flag = true; return was; }`), or passed by
+/// `ref` (`static bool CanDispose(ref long state) => Interlocked
+/// .CompareExchange(ref state, 1, 0) == 0;`). A disposal method that returns
+/// early on the other answer is guarded as by the flag itself.
+pub fn flag_test(program: &Program, def: &MethodDef, body: &Body) -> Option<FlagTest> {
+    let (flag, seeds) = if !def.is_static && !def.is_virtual && def.params.is_empty() {
+        (TestedFlag::OfThis, idempotence_flag_loads(body))
+    } else {
+        let mut refs = def
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.mode == ParamMode::Ref);
+        let (Some((i, _)), None) = (refs.next(), refs.next()) else {
+            return None;
+        };
+        let v = body.param_var(i as u32)?;
+        // It sets the flag: the location receives a value.
+        let sets = body.nodes.iter().any(|n| {
+            matches!(&n.stmt, Stmt::Copy { dst, src: Operand::Const(Const::Int(_) | Const::Bool(_)) } if *dst == v)
+        });
+        if !sets || def.is_virtual {
+            return None;
+        }
+        (TestedFlag::RefParam(i as u32), vec![(v, false)])
+    };
     if seeds.is_empty() {
-        return false;
+        return None;
     }
     let bools = BoolValues::compute(program, body, &seeds);
-    let mut returns = body
+    let mut answers = body
         .nodes
         .iter()
         .enumerate()
@@ -566,30 +606,42 @@ pub fn is_flag_test(program: &Program, body: &Body) -> bool {
             _ => None,
         })
         .filter(|(n, _)| bools.reached(*n))
-        .peekable();
-    returns.peek().is_some()
-        && returns.all(|(n, value)| match value {
-            Some(Operand::Const(Const::Bool(b))) => !b,
-            Some(Operand::Var(v)) => bools.before(n, *v) == Some(false),
-            _ => false,
-        })
+        .map(|(n, value)| match value {
+            Some(Operand::Const(Const::Bool(b))) => Some(*b),
+            Some(Operand::Var(v)) => bools.before(n, *v),
+            _ => None,
+        });
+    let first_answer = answers.next()??;
+    answers
+        .all(|a| a == Some(first_answer))
+        .then_some(FlagTest { flag, first_answer })
 }
 
-/// The results of calls on `this` to its flag tests ([`is_flag_test`]), each
-/// read as `false`.
-pub fn flag_test_results(body: &Body, tests: &FxHashSet<MethodId>) -> Vec<(VarId, bool)> {
+/// The results of calls to flag tests ([`flag_test`]) of `this`'s flags, each
+/// read as the test's first answer: on `this` for its own flags, or given a
+/// field of `this` by `ref`.
+pub fn flag_test_results(body: &Body, tests: &FxHashMap<MethodId, FlagTest>) -> Vec<(VarId, bool)> {
     let this = body.this_var();
+    let fields: FxHashSet<VarId> = this_field_loads(body).map(|(v, _)| v).collect();
     body.nodes
         .iter()
-        .filter_map(|node| match &node.stmt {
-            Stmt::Call(call)
-                if call.receiver.is_some()
-                    && call.receiver == this
-                    && matches!(call.callee, Callee::Method(m) if tests.contains(&m)) =>
-            {
-                call.dst.map(|d| (d, false))
-            }
-            _ => None,
+        .filter_map(|node| {
+            let Stmt::Call(call) = &node.stmt else {
+                return None;
+            };
+            let Callee::Method(m) = call.callee else {
+                return None;
+            };
+            let test = tests.get(&m)?;
+            let of_this = match test.flag {
+                TestedFlag::OfThis => call.receiver.is_some() && call.receiver == this,
+                TestedFlag::RefParam(i) => call.args.iter().any(|a| {
+                    a.param == Some(i)
+                        && a.mode == ParamMode::Ref
+                        && a.value.var().is_some_and(|v| fields.contains(&v))
+                }),
+            };
+            of_this.then_some((call.dst?, test.first_answer))
         })
         .collect()
 }

@@ -273,8 +273,10 @@ impl BoolValues {
                 wanted.push(*v);
             }
         }
-        // Flags: variables a branch tests, when a constant is assigned to them
-        // or a second branch tests them too.
+        // Flags: variables a branch tests or a `return` gives back, when a
+        // constant is assigned to them or to a variable copied into them (`bool
+        // first = Exchange(ref _d, 1) == 0; if (!first) return;`), or a second
+        // branch tests them too.
         let mut tested: FxHashMap<VarId, u32> = FxHashMap::default();
         for node in &body.nodes {
             if let Succ::Branch {
@@ -285,16 +287,17 @@ impl BoolValues {
                 *tested.entry(*v).or_default() += 1;
             }
         }
-        for node in &body.nodes {
-            if let Stmt::Copy {
-                dst,
-                src: Operand::Const(Const::Bool(_)),
-            } = &node.stmt
-                && tested.contains_key(dst)
-            {
-                wanted.push(*dst);
-            }
-        }
+        let assigned_bool: FxHashSet<VarId> = body
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.stmt {
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Const(Const::Bool(_)),
+                } => Some(*dst),
+                _ => None,
+            })
+            .collect();
         // Variables a branch tests or a `return` gives back (`was = _flag; ..
         // return was;`).
         let mut tested_or_returned: FxHashSet<VarId> = tested.keys().copied().collect();
@@ -302,6 +305,21 @@ impl BoolValues {
             Stmt::Return(Some(Operand::Var(v))) => Some(*v),
             _ => None,
         }));
+        for node in &body.nodes {
+            match &node.stmt {
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Const(Const::Bool(_)),
+                } if tested_or_returned.contains(dst) => wanted.push(*dst),
+                Stmt::Copy {
+                    dst,
+                    src: Operand::Var(src),
+                } if tested.contains_key(dst) && assigned_bool.contains(src) => {
+                    wanted.extend([*dst, *src]);
+                }
+                _ => {}
+            }
+        }
         let mut flags: Vec<VarId> = tested
             .into_iter()
             .filter(|(_, n)| *n >= 2)

@@ -868,6 +868,7 @@ pub fn lower_all(index: &mut Index) -> Lowered {
     rlc_core::derive_from_bodies(&mut index.program, &[&out.bodies]);
     rlc_core::setters::inline_storing_setters(&mut index.program, &mut out.bodies);
     rlc_core::never_returns::cut_calls(&index.program, &mut out.bodies);
+    rlc_core::never_throws::cut_edges(&index.program, &mut out.bodies);
     out
 }
 

@@ -1,7 +1,7 @@
 // Case family: async code: `await using`, DisposeAsync(), async factories and
 // `await OpenAsync()`, ConfigureAwait(false) on tasks and on disposables, async
 // iterators and enumerators, IAsyncDisposable classes.
-// cases: 22
+// cases: 24
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -246,4 +246,49 @@ public sealed class SharedConnection : IDisposable
     }
 
     public void Dispose() => _opening.Result.Dispose();
+}
+
+// CASE: waiting for a task synchronously (`.Result`, `.GetAwaiter().GetResult()`, after
+// `ConfigureAwait`) hands out its result as `await` does: a stream the producing method
+// lends stays its object's, a fresh one is the caller's.
+public sealed class SyncOverAsync
+{
+    private readonly Stream _shared;
+
+    public SyncOverAsync(Stream shared) => _shared = shared;
+
+    [return: NotOwning]
+    private async Task<Stream> SharedAsync()
+    {
+        await _shared.FlushAsync();
+        return _shared;
+    }
+
+    private static async Task<Stream> OpenAsync(string path)
+    {
+        await Task.Yield();
+        return File.OpenRead(path);
+    }
+
+    public int ReadShared()
+    {
+        var a = SharedAsync().GetAwaiter().GetResult();
+        var b = SharedAsync().ConfigureAwait(false).GetAwaiter().GetResult();
+        var c = SharedAsync().Result;
+        return a.ReadByte() + b.ReadByte() + c.ReadByte();
+    }
+
+    // CASE: a fresh stream waited for synchronously and dropped is lost, by either form.
+    public static int ReadFresh(string path)
+    {
+        var a = OpenAsync(path).GetAwaiter().GetResult(); // expect: RLC0001
+        var b = OpenAsync(path).Result; // expect: RLC0001
+        return a.ReadByte() + b.ReadByte();
+    }
+
+    public static int ReadFreshDisposed(string path)
+    {
+        using var a = OpenAsync(path).GetAwaiter().GetResult();
+        return a.ReadByte();
+    }
 }

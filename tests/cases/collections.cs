@@ -5,7 +5,7 @@
 // Add takes ownership), and otherwise reported once at the store (RLC0005). A copy that
 // keeps a collection's elements (`Values.ToArray()`, `list.ToArray()`), disposed element-wise,
 // disposes the collection's elements; a filtered one does not.
-// cases: 35
+// cases: 38
 using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
@@ -322,6 +322,36 @@ public static class CollectionUsers
         return s != null;
     }
 
+    // CASE: Dictionary.Remove(key, out value) follows the try pattern though its name
+    // does not say so (`[MaybeNullWhen(false)]`): when it returns false there is
+    // nothing to dispose.
+    public static void RemoveAndDispose(Dictionary<string, Stream> open, string key)
+    {
+        if (!open.Remove(key, out var s))
+        {
+            return;
+        }
+        s.Dispose();
+    }
+
+    // CASE: the removed element dropped when Remove succeeds is lost.
+    public static bool RemoveAndDrop(Dictionary<string, Stream> open, string key)
+    {
+        return open.Remove(key, out var s); // expect: RLC0001
+    }
+
+    // CASE: a method of the program states the try pattern with the nullable
+    // annotations, whatever its name: `[NotNullWhen(true)]` or `[MaybeNullWhen(false)]`
+    // on its `out` parameter (here an interface's, with no body to read).
+    public static void CheckOutAndDispose(ICheckouts checkouts, string path)
+    {
+        if (!checkouts.CheckOut(path, out var s))
+        {
+            return;
+        }
+        s.Dispose();
+    }
+
     // CASE: a taken element dropped on the success path is still lost.
     public static bool TakeAndDrop(System.Collections.Concurrent.ConcurrentBag<Stream> pool)
     {
@@ -549,4 +579,9 @@ public sealed class FilteredSnapshotOwner : IDisposable
         foreach (var s in _list.Where(s => s.CanRead).ToList())
             s.Dispose();
     }
+}
+
+public interface ICheckouts
+{
+    bool CheckOut(string path, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Stream? s);
 }

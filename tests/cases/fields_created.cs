@@ -224,6 +224,96 @@ public sealed class IdempotentThroughMethod : IDisposable
     }
 }
 
+// CASE: the test-and-set in a shared static helper that takes the flag by `ref`
+// (`if (!DisposeOnce.TryEnter(ref _state)) return;`), its states named constants:
+// the first call gets `true`, and the disposals follow.
+internal static class DisposeOnce
+{
+    private const long Active = default(long);
+    private const long Disposed = 1;
+
+    public static bool TryEnter(ref long state)
+        => Active == System.Threading.Interlocked.CompareExchange(ref state, Disposed, Active);
+
+    public static bool IsDisposed(ref long state)
+        => System.Threading.Interlocked.Read(ref state) == Disposed;
+}
+
+public sealed class IdempotentThroughRefHelper : IDisposable
+{
+    private readonly Stream _data;
+    private long _state;
+
+    public IdempotentThroughRefHelper(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (!DisposeOnce.TryEnter(ref _state))
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: the same helper asked the other way round returns early on the first call:
+// nothing is disposed then.
+public sealed class RefHelperInverted : IDisposable
+{
+    private readonly Stream _data; // expect: RLC0003
+    private long _state;
+
+    public RefHelperInverted(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (DisposeOnce.TryEnter(ref _state))
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: a helper that only reads the flag sets nothing: it guards nothing.
+public sealed class RefHelperReadOnly : IDisposable
+{
+    private readonly Stream _data; // expect: RLC0003
+    private long _state;
+
+    public RefHelperReadOnly(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (DisposeOnce.IsDisposed(ref _state))
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: the test's answer kept in a local first, compared with a named constant.
+public sealed class IdempotentNamedConstants : IDisposable
+{
+    private const int Open = 0;
+    private const int Closed = 1;
+    private readonly Stream _data;
+    private int _state;
+
+    public IdempotentNamedConstants(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        bool first = System.Threading.Interlocked.Exchange(ref _state, Closed) == Open;
+        if (!first)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
 // CASE: a property that only reads the flag, set nowhere, guards nothing: the field is
 // never disposed once the answer is `true`.
 public sealed class GuardWithoutSet : IDisposable

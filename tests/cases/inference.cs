@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 84
+// cases: 88
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1658,5 +1658,146 @@ public static class ChannelUser
     public static void Forgotten(string path)
     {
         using var opened = ((Channel)new PlainChannel(path)).Open(); // expect: RLC0001
+    }
+}
+
+// CASE: a constructor that only stores its arguments into fields cannot throw: the
+// stream handed to it inside a `try` is not lost to an exception of the call.
+public sealed class StoringOwner : IDisposable
+{
+    private readonly Stream _stream;
+    private readonly object _tag;
+
+    public StoringOwner(Stream stream, object tag)
+    {
+        _stream = stream;
+        _tag = tag;
+    }
+
+    // A chained constructor that only forwards throws nothing either.
+    public StoringOwner(Stream stream) : this(stream, "untagged")
+    {
+    }
+
+    public void Dispose() => _stream.Dispose();
+}
+
+public sealed class OwnerHolder : IDisposable
+{
+    private readonly StoringOwner? _owner;
+    private readonly StoringOwner? _plain;
+
+    public OwnerHolder(string path)
+    {
+        try
+        {
+            var stream = File.OpenRead(path);
+            _owner = new StoringOwner(stream, this);
+            var other = File.OpenRead(path + ".2");
+            _plain = new StoringOwner(other);
+        }
+        catch (IOException)
+        {
+        }
+    }
+
+    public void Dispose()
+    {
+        _owner?.Dispose();
+        _plain?.Dispose();
+    }
+}
+
+// CASE: a constructor that validates its argument may throw before it stores it: the
+// stream handed to it inside a `try` is lost then.
+public sealed class ValidatingOwner : IDisposable
+{
+    private readonly Stream _stream;
+
+    public ValidatingOwner(Stream stream, string name)
+    {
+        _stream = stream;
+        if (name.Length == 0)
+        {
+            throw new ArgumentException("empty", nameof(name));
+        }
+    }
+
+    public void Dispose() => _stream.Dispose();
+}
+
+public sealed class ValidatingHolder : IDisposable
+{
+    private readonly ValidatingOwner? _owner;
+
+    public ValidatingHolder(string path)
+    {
+        try
+        {
+            var stream = File.OpenRead(path); // expect: RLC0002
+            _owner = new ValidatingOwner(stream, path);
+        }
+        catch (IOException)
+        {
+        }
+    }
+
+    public void Dispose() => _owner?.Dispose();
+}
+
+// CASE: a helper that disposes an `object` when it turns out to be disposable
+// (`if (o is IDisposable d) d.Dispose();`, the async form first) takes over what
+// its callers pass: a stream released in a `finally` through it is disposed.
+internal static class DisposeHelper
+{
+    public static void DisposeIfDisposable(object? value)
+    {
+        if (value is IDisposable disposable)
+        {
+            disposable.Dispose();
+        }
+    }
+
+    public static async ValueTask DisposeAnyAsync(object? value)
+    {
+        if (value is IAsyncDisposable asyncDisposable)
+        {
+            await asyncDisposable.DisposeAsync();
+        }
+        else
+        {
+            DisposeIfDisposable(value);
+        }
+    }
+
+    public static void Describe(object? value)
+    {
+        if (value is IDisposable disposable)
+        {
+            Console.WriteLine(disposable.GetType().Name);
+        }
+    }
+}
+
+internal static class DisposeHelperUsers
+{
+    public static async Task<int> ReadThenRelease(string path)
+    {
+        var stream = File.OpenRead(path);
+        try
+        {
+            return stream.ReadByte();
+        }
+        finally
+        {
+            await DisposeHelper.DisposeAnyAsync(stream);
+        }
+    }
+
+    // CASE: a helper that only looks at the disposable takes nothing over.
+    public static void DescribeOnly(string path)
+    {
+        var stream = File.OpenRead(path); // expect: RLC0001
+        DisposeHelper.Describe(stream);
     }
 }

@@ -8,7 +8,7 @@
 // null); if (p != null) { .. }`) finds what every constructor stored. When anything
 // else writes the field (another method, an initializer with another value) the
 // first call may find it set, and the guard may skip the disposal.
-// cases: 12
+// cases: 15
 using System;
 using System.IO;
 using System.Threading;
@@ -315,4 +315,80 @@ public sealed class OpenOnceBypassed : IDisposable
     public void Reopen() => _data = File.Open(_path, FileMode.Open); // expect: RLC0004
 
     public void Dispose() => _data?.Dispose();
+}
+
+// CASE: a double-checked lazy getter sets its flag right after it fills the field,
+// with nothing between that could throw: while the flag is false the field still
+// holds nothing, so the fill overwrites nothing.
+public sealed class LazyOnce : IDisposable
+{
+    private readonly object _gate = new object();
+    private FileStream _data;
+    private bool _determined;
+
+    private FileStream Data
+    {
+        get
+        {
+            if (!_determined)
+            {
+                lock (_gate)
+                {
+                    if (!_determined)
+                    {
+                        _data = File.OpenRead("data.bin");
+                        _determined = true;
+                    }
+                }
+            }
+            return _data;
+        }
+    }
+
+    public long Length => Data.Length;
+
+    public void Dispose() => _data?.Dispose();
+}
+
+// CASE: the same getter with a call between the fill and the flag: when the call
+// throws, the flag stays false and the next read opens again over the first stream;
+// the getter may give the object a new stream after its disposal.
+public sealed class LazyOnceInterrupted : IDisposable
+{
+    private FileStream _data;
+    private bool _determined;
+
+    private FileStream Data
+    {
+        get
+        {
+            if (!_determined)
+            {
+                _data = File.OpenRead("data.bin"); // expect: RLC0004, RLC0009
+                Console.WriteLine("opened");
+                _determined = true;
+            }
+            return _data;
+        }
+    }
+
+    public long Length => Data.Length;
+
+    public void Dispose() => _data?.Dispose();
+}
+
+// CASE: a class that is not disposable fills a field lazily: the class owns a stream
+// nobody can release (RLC0003); it has no must-call method a caller could call again.
+public sealed class LazyWithoutDispose
+{
+    private FileStream _data; // expect: RLC0003
+
+    public long Length
+    {
+        get
+        {
+            _data ??= File.OpenRead("data.bin");
+            return _data.Length;
+        }
+    }
 }

@@ -5,7 +5,7 @@
 // (a warning) instead of being hidden, until a person writes the `[MustCall]` that
 // `infer` proposes. A written `[MustCall]` with no method, or a real resource,
 // decides it.
-// cases: 13
+// cases: 15
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -139,7 +139,7 @@ public static class Uses
         Console.WriteLine(d);
     }
 
-    private static void Work() { }
+    private static void Work() => Console.WriteLine("working");
 
     // CASE: a class that inherits an empty virtual `Dispose` from its base, which
     // another subclass overrides to release a stream: the class releases nothing,
@@ -170,4 +170,38 @@ public sealed class FileStage : Stage
     public FileStage(string path) => _log = File.OpenWrite(path);
 
     public override void Dispose() => _log.Dispose();
+}
+
+// CASE: an owning field of such a type overwritten without disposing its old
+// value: still RLC0004, lowered to a warning with the verdict.
+public sealed class Restarts : IDisposable
+{
+    private EmptyScope _scope = new EmptyScope();
+    private RealHolder _holder;
+
+    public Restarts(string path) => _holder = new RealHolder(path);
+
+    public void Restart(string path)
+    {
+        _scope = new EmptyScope(); // expect: RLC0004
+        _holder = new RealHolder(path); // expect: RLC0004
+    }
+
+    public void Dispose()
+    {
+        _scope.Dispose();
+        _holder.Dispose();
+    }
+}
+
+// CASE: an owning field of such a type that no must-call method disposes: still
+// RLC0003, lowered to a warning with the verdict.
+public sealed class KeepsScopes : IDisposable
+{
+    private readonly EmptyScope _scope = new EmptyScope(); // expect: RLC0003
+    private readonly RealHolder _holder; // expect: RLC0003
+
+    public KeepsScopes(string path) => _holder = new RealHolder(path);
+
+    public void Dispose() { }
 }

@@ -99,3 +99,42 @@ fn a_field_released_only_asynchronously_asks_for_iasyncdisposable() {
     assert!(help.starts_with("implement `IAsyncDisposable`"), "{help}");
     assert!(help.contains("await _session.DisposeAsync()"), "{help}");
 }
+
+#[test]
+fn an_owning_field_of_a_type_that_releases_nothing_is_a_warning_that_says_so() {
+    let diags = check(
+        "using System; using System.IO;\n\
+         sealed class Scope : IDisposable { public void Dispose() { } }\n\
+         sealed class Holder : IDisposable { private Scope _scope = new Scope(); private FileStream _fs; \
+         public void Restart(string p) { _scope = new Scope(); _fs = File.OpenRead(p); } \
+         public void Dispose() { _scope.Dispose(); _fs?.Dispose(); } }\n",
+    );
+    let overwrites: Vec<&Diagnostic> = diags
+        .iter()
+        .filter(|d| d.rule == RuleId::ResourceOverwritten)
+        .collect();
+    assert_eq!(overwrites.len(), 2, "{diags:#?}");
+    let (scope, fs): (Vec<&Diagnostic>, Vec<&Diagnostic>) = overwrites
+        .iter()
+        .partition(|d| d.message.contains("`_scope`"));
+    let (scope, fs) = (scope[0], fs[0]);
+    assert_eq!(scope.severity, rlc_core::rules::Severity::Warning);
+    assert!(
+        scope
+            .message
+            .ends_with("; the disposal of `Scope` releases nothing today"),
+        "{}",
+        scope.message
+    );
+    assert!(
+        scope
+            .help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("accept the `[MustCall]` (no obligation) that `rlc-sharp infer` proposes"),
+        "{:?}",
+        scope.help
+    );
+    assert_eq!(fs.severity, rlc_core::rules::Severity::Error);
+    assert!(!fs.message.contains("releases nothing"), "{}", fs.message);
+}

@@ -739,7 +739,9 @@ impl<'m> Walker<'m> {
                         | SpecAttr::StoredAs
                         | SpecAttr::Exchanged
                         | SpecAttr::Incremented
-                        | SpecAttr::DoesNotReturnIf,
+                        | SpecAttr::DoesNotReturnIf
+                        | SpecAttr::MaybeNullWhen
+                        | SpecAttr::NotNullWhen,
                     )
                     | None => {}
                     Some(other) => self.problem(
@@ -1397,6 +1399,8 @@ fn the_annotations_source_declares_every_attribute() {
                     | SpecAttr::HandlesResourceDisposal
                     | SpecAttr::DoesNotReturn
                     | SpecAttr::DoesNotReturnIf
+                    | SpecAttr::MaybeNullWhen
+                    | SpecAttr::NotNullWhen
             );
         if user_facing {
             let class = format!("{}Attribute", attr.name());

@@ -15,7 +15,7 @@ mod alias_classes;
 mod definitions;
 mod summaries;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::called_methods::{CalledMethod, called_methods};
 use crate::cfg;
@@ -39,10 +39,10 @@ pub struct ProgramFacts<'p> {
     pub types: MustCallTypes,
     /// The body implementing each method.
     body_of: FxHashMap<MethodId, BodyId>,
-    /// Parameterless instance methods that test and set an idempotence flag
-    /// ([`ownership::is_flag_test`]), found on first use: inference builds
+    /// Methods that test and set an idempotence flag
+    /// ([`ownership::flag_test`]), found on first use: inference builds
     /// these facts several times a round and seldom asks.
-    flag_tests: std::sync::OnceLock<FxHashSet<MethodId>>,
+    flag_tests: std::sync::OnceLock<FxHashMap<MethodId, ownership::FlagTest>>,
 }
 
 impl<'p> ProgramFacts<'p> {
@@ -61,15 +61,14 @@ impl<'p> ProgramFacts<'p> {
         }
     }
 
-    fn flag_tests(&self) -> &FxHashSet<MethodId> {
+    fn flag_tests(&self) -> &FxHashMap<MethodId, ownership::FlagTest> {
         self.flag_tests.get_or_init(|| {
             self.bodies
                 .iter()
                 .filter_map(|b| {
                     let m = b.method?;
                     let d = self.program.get_method(m)?;
-                    let eligible = !d.is_static && !d.is_virtual && d.params.is_empty();
-                    (eligible && ownership::is_flag_test(self.program, b)).then_some(m)
+                    Some((m, ownership::flag_test(self.program, d, b)?))
                 })
                 .collect()
         })

@@ -24,6 +24,9 @@ pub struct Disposal {
     /// By a closure, which the checker takes as the disposal only when the
     /// closure disposes it on every path.
     pub deferred: bool,
+    /// Through the disposal interface itself (`if (o is IDisposable d)
+    /// d.Dispose();`): the value is disposed whatever its declared type.
+    pub through_interface: bool,
 }
 
 /// The evidence of one body under the current specs.
@@ -97,6 +100,10 @@ pub fn evidence(
                         .of_value(&body.var(r).ty)
                         .is_some_and(|o| o.is_satisfied_by(name))
                 {
+                    let ty = body.var(r).ty.ty;
+                    let wk = &program.well_known;
+                    let through_interface =
+                        ty.is_some() && (ty == wk.disposable || ty == wk.async_disposable);
                     for source in disposed_of(r) {
                         ev.disposals.push(Disposal {
                             node: id,
@@ -104,6 +111,7 @@ pub fn evidence(
                             methods: vec![name.to_string()],
                             transferred: false,
                             deferred: false,
+                            through_interface,
                         });
                     }
                 }
@@ -130,6 +138,7 @@ pub fn evidence(
                                 methods: spec.methods.clone(),
                                 transferred: false,
                                 deferred: false,
+                                through_interface: false,
                             });
                         }
                     }
@@ -156,6 +165,7 @@ pub fn evidence(
                                     methods: Vec::new(),
                                     transferred: true,
                                     deferred: false,
+                                    through_interface: false,
                                 });
                             }
                         }
@@ -215,6 +225,7 @@ pub fn evidence(
                             methods: methods.clone(),
                             transferred: false,
                             deferred: true,
+                            through_interface: false,
                         });
                     }
                 }

@@ -459,10 +459,12 @@ impl State<'_> {
                 };
                 // A `params` array is owning when its elements carry obligations;
                 // an `object` handed on to an owning parameter (`GCHandle.Alloc(item)`)
-                // takes whatever resource its callers pass.
+                // or disposed when it turns out to be disposable (`if (o is
+                // IDisposable d) d.Dispose();`) takes whatever resource its
+                // callers pass.
                 let resource = match pd.mode {
                     ParamMode::Value | ParamMode::In => {
-                        types.of_value(&pd.ty).is_some() || d.transferred
+                        types.of_value(&pd.ty).is_some() || d.transferred || d.through_interface
                     }
                     ParamMode::Params => pd.ty.element.and_then(|t| types.of_type(t)).is_some(),
                     _ => false,

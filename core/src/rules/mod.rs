@@ -238,6 +238,12 @@ pub(crate) fn body_findings(
             d,
             harmless.filter(|_| lost),
         );
+        // Leaks were told apart above, with their own wording.
+        let d = rlc0010_resource_leak_releases_nothing::demote_if_nothing(
+            cx.program,
+            d,
+            harmless.filter(|_| lost && !ob.kind.is_leak()),
+        );
         diags.push(d);
     }
     diags.extend(rlc0009_missing_creates_must_call_for::field_assignments(cx));

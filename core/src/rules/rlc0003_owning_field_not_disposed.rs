@@ -3,7 +3,7 @@
 //! the field's disposal, by its `[Calls]` or by its body (verified like
 //! `[Calls]`; `Dispose(bool disposing)` counts with `disposing == true`).
 
-use super::text::preferred;
+use super::text::{must_call_fact, preferred};
 use crate::consistency::{Verdict, guarantees};
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact, finish};
 use crate::facts::ProgramFacts;
@@ -60,10 +60,12 @@ pub(super) fn check(pf: &ProgramFacts<'_>, exceptions: ExceptionModel, out: &mut
                 continue;
             }
             let d = report(program, ty.short_name(), f, field_ob, class_ob);
-            diags.push(super::rlc0011_resource_leak_releases_only_managed::demote_if_managed(
-                program,
-                d,
-                field_ob.harmless.as_ref(),
+            let harmless = field_ob.harmless.as_ref();
+            let d = super::rlc0011_resource_leak_releases_only_managed::demote_if_managed(
+                program, d, harmless,
+            );
+            diags.push(super::rlc0010_resource_leak_releases_nothing::demote_if_nothing(
+                program, d, harmless,
             ));
         }
         // The full name: types of one name in two namespaces differ.
@@ -174,15 +176,9 @@ fn report(
         d.facts
             .push(SpecFact::new(format!("{kind} `{name}` is `[Owning]`"), prov));
     }
-    d.facts.push(SpecFact::new(
-        format!("`{ty}` must call {}", field_ob.must_call.display()),
-        field_ob.provenance.clone(),
-    ));
+    d.facts.push(must_call_fact(program, field_ob, ty));
     if let Some(ob) = class_ob {
-        d.facts.push(SpecFact::new(
-            format!("`{class}` must call {}", ob.must_call.display()),
-            ob.provenance.clone(),
-        ));
+        d.facts.push(must_call_fact(program, ob, class));
     }
     (d, name.to_string())
 }

@@ -10,7 +10,8 @@ use crate::consistency::Obligation;
 use crate::rules::{Diagnostic, Keyed, Label, SpecFact};
 use crate::facts::BodyFacts;
 use crate::ownership;
-use crate::program::{Harmless, Provenance, Target};
+use crate::ir::{FieldRef, Stmt};
+use crate::program::{FieldId, Provenance, Target};
 use crate::rules::RuleId;
 
 /// Stores into owning fields of `this` that create an obligation, one
@@ -29,6 +30,11 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
     {
         return Vec::new();
     }
+    // A class without a must-call method has nothing its callers could call
+    // again: RLC0003 reports the field it owns.
+    if cx.types.of_type(method.owner).is_none() {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for (n, f) in ownership::new_owning_field_stores(cx.program, cx.types, cx.body, Some(&cx.reachable)) {
         let Some(field) = cx.program.get_field(f) else {
@@ -37,8 +43,18 @@ pub(super) fn field_assignments(cx: &BodyFacts<'_>) -> Vec<Keyed> {
         let Some(field_ob) = cx.types.of_value(&field.ty) else {
             continue;
         };
-        // Nothing a caller must release again (the overwrite itself is RLC0011).
-        if matches!(field_ob.harmless, Some((Harmless::ReleasesOnlyManaged { .. }, ..))) {
+        // Nothing a caller must release again (the overwrite itself is RLC0010
+        // or RLC0011).
+        if field_ob.harmless.is_some() {
+            continue;
+        }
+        // A fill that a set-once flag guards, set by this method too (a lazy
+        // getter): it runs once per object, as construction does.
+        if field
+            .owes_nothing_when
+            .iter()
+            .any(|(b, _)| sets_this_field(cx, *b))
+        {
             continue;
         }
         let member = cx.member_name();
@@ -98,4 +114,12 @@ pub(super) fn call_on_this(cx: &BodyFacts<'_>, ob: &Obligation) -> Keyed {
     ));
     d.facts.push(obligation_fact(cx, ob, &type_of(cx, ob)));
     (d, type_of(cx, ob))
+}
+
+/// Whether the body stores into field `f` of `this`.
+fn sets_this_field(cx: &BodyFacts<'_>, f: FieldId) -> bool {
+    let this = cx.body.this_var();
+    cx.body.nodes.iter().any(|n| {
+        matches!(&n.stmt, Stmt::Store { base, field: FieldRef::Known(h), .. } if *h == f && base.is_some() && *base == this)
+    })
 }

@@ -4,13 +4,15 @@
 //! overriding subclass). The leak is real by the type's contract, `IDisposable`,
 //! but harmless today; it is reported apart, at a lower level, instead of
 //! being hidden by an inferred spec nobody reviewed. Accepting the `[MustCall]`
-//! that `rlc-sharp infer` proposes for the type removes it.
+//! that `rlc-sharp infer` proposes for the type removes it, as it removes every
+//! other finding about the type: the owning-field findings (RLC0003 to
+//! RLC0005) keep their rule, lowered to this rule's level with its explanation.
 
 use super::leak;
 use crate::consistency::{ConditionNote, Event, Obligation};
 use crate::facts::BodyFacts;
-use crate::program::{Provenance, TypeId};
-use crate::rules::{Keyed, RuleId, SpecFact};
+use crate::program::{Harmless, Program, Provenance, TypeId};
+use crate::rules::{Diagnostic, Keyed, RuleId, SpecFact};
 
 /// `never`: no path discharges the obligation; `verdict`: the inference that
 /// found the type's disposal releases nothing.
@@ -43,16 +45,56 @@ pub(super) fn report(
         RuleId::ResourceLeakReleasesNothing,
         message,
     );
+    explain(&mut d, &inner, &declaring, provenance);
+    d = d.with_help(format!(
+        "dispose it, {}",
+        accept_no_obligation(&declaring)
+    ));
+    (d, ty)
+}
+
+/// The finding another rule made about an owning field or a collection's
+/// elements (RLC0003, RLC0004, RLC0005), told as the harmless loss it is when
+/// inference found that the lost type's disposal releases nothing, at this
+/// rule's level; any other finding as it was. It keeps its rule: the field's
+/// problem is the same whatever the field holds.
+pub(super) fn demote_if_nothing(
+    program: &Program,
+    (mut d, resource): Keyed,
+    harmless: Option<&(Harmless, TypeId, Provenance)>,
+) -> Keyed {
+    let Some((Harmless::ReleasesNothing, ty, provenance)) = harmless else {
+        return (d, resource);
+    };
+    let declaring = program.type_name(Some(*ty)).to_string();
+    let short = program
+        .get_ty(*ty)
+        .map_or(declaring.as_str(), |t| t.short_name())
+        .to_string();
+    d.severity = RuleId::ResourceLeakReleasesNothing.default_severity();
+    d.message = format!(
+        "{}; the disposal of `{short}` releases nothing today",
+        d.message
+    );
+    explain(&mut d, &short, &declaring, provenance);
+    let fix = d.help.take().unwrap_or_else(|| "dispose it".to_string());
+    d.help = Some(format!("{fix}; {}", accept_no_obligation(&declaring)));
+    (d, resource)
+}
+
+/// The verdict as a fact, and why the finding is kept at all.
+fn explain(d: &mut Diagnostic, inner: &str, declaring: &str, provenance: &Provenance) {
     d.facts.push(SpecFact::new(
         format!("the disposal of `{declaring}` releases nothing"),
         provenance.clone(),
     ));
-    d = d
-        .with_note(format!(
-            "`{inner}` is disposable, so it should be disposed; while its disposal does nothing, the leak is harmless"
-        ))
-        .with_help(format!(
-            "dispose it, or, if `{declaring}` will never hold a resource, accept the `[MustCall]` (no obligation) that `rlc-sharp infer` proposes for it"
-        ));
-    (d, ty)
+    d.notes.push(format!(
+        "`{inner}` is disposable, so it should be disposed; while its disposal does nothing, the leak is harmless"
+    ));
+}
+
+fn accept_no_obligation(declaring: &str) -> String {
+    format!(
+        "or, if `{declaring}` will never hold a resource, accept the `[MustCall]` (no obligation) that `rlc-sharp infer` proposes for it"
+    )
 }

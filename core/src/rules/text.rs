@@ -4,6 +4,7 @@
 use crate::consistency::{Event, Loss, Obligation};
 use crate::facts::BodyFacts;
 use crate::ir::{Callee, NodeId, Stmt, VarId};
+use crate::must_call::MustCallType;
 use crate::program::{MethodDef, MethodKind, MustCall, Program, Provenance, Target};
 use crate::rules::{Label, SpecFact};
 use crate::span::{FileId, Span};
@@ -45,10 +46,14 @@ pub fn type_of(cx: &BodyFacts<'_>, ob: &Obligation) -> String {
 
 /// "`T` must call `Dispose()`", with the type that declared it when another.
 pub fn obligation_fact(cx: &BodyFacts<'_>, ob: &Obligation, ty: &str) -> SpecFact {
-    let mc = &ob.must_call;
+    must_call_fact(cx.program, &ob.must_call, ty)
+}
+
+/// "`T` must call `Dispose()`" for a value of `ty` with must-call type `mc`.
+pub fn must_call_fact(program: &Program, mc: &MustCallType, ty: &str) -> SpecFact {
     // The provenance is the declaring type's: say so, so that a model fact
     // about `IDisposable` does not read as a model fact about the user's type.
-    let by = match mc.declared_by.and_then(|t| cx.program.get_ty(t)) {
+    let by = match mc.declared_by.and_then(|t| program.get_ty(t)) {
         Some(d) if d.short_name() != ty => format!(", as every `{}` must", d.short_name()),
         _ => String::new(),
     };

@@ -149,6 +149,42 @@ impl Index {
         ty.members.get(decl.index? as usize)
     }
 
+    /// The value of a `const` of the program written as a literal or `default`
+    /// (`const long Active = default(long);`, `const int Disposed = 1;`):
+    /// read as the literal, so that a flag compared with it or set to it is
+    /// read as one compared with or set to `0` or `1`.
+    pub fn constant_value(&self, id: MemberId) -> Option<Const> {
+        let m = self.member(id);
+        if !m.modifiers.contains(Modifiers::CONST) {
+            return None;
+        }
+        let decl = m.decl?;
+        let body = self
+            .file(decl.file)
+            .syntax
+            .bodies
+            .get(self.member_syntax(id)?.initializer?.index())?;
+        let Some(crate::hir::BodyRoot::Expr(e)) = body.root else {
+            return None;
+        };
+        match body.exprs.get(e.index())? {
+            crate::hir::Expr::Literal(crate::hir::Literal::Int(k)) => Some(Const::Int(*k)),
+            crate::hir::Expr::Literal(crate::hir::Literal::Bool(b)) => Some(Const::Bool(*b)),
+            crate::hir::Expr::Default(_) => {
+                let wk = &self.well_known;
+                let t = m.ty.def();
+                if t.is_some() && (t == wk.int32 || t == wk.int64) {
+                    Some(Const::Int(0))
+                } else if t.is_some() && t == wk.boolean {
+                    Some(Const::Bool(false))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// The primary-constructor parameter a member holds (a captured
     /// parameter's field, a positional record's property).
     pub fn primary_param_of(&self, id: MemberId) -> Option<&Param> {
@@ -728,10 +764,11 @@ pub(super) fn method_def(
     let mut ownership_condition = None;
     // `bool TryX(.., out T value)`: the .NET convention says `value` is
     // default when it returns `false`.
-    let try_pattern = p.name.starts_with(vocabulary::TRY_PREFIX)
-        && p.ret
-            .def()
-            .is_some_and(|t| Some(t) == index.well_known.boolean);
+    let returns_bool = p
+        .ret
+        .def()
+        .is_some_and(|t| Some(t) == index.well_known.boolean);
+    let try_pattern = p.name.starts_with(vocabulary::TRY_PREFIX) && returns_bool;
     let params: Vec<ParamDef> = p
         .params
         .iter()
@@ -744,6 +781,8 @@ pub(super) fn method_def(
             let mut exchanged = false;
             let mut incremented = false;
             let mut does_not_return_if = None;
+            let out = pd.modifier == ParamModifier::Out;
+            let mut unset_when_false = try_pattern && out;
             for (kind, attr) in spec_attrs(pattrs) {
                 match kind {
                     SpecAttr::MustCallAlias => {
@@ -754,6 +793,13 @@ pub(super) fn method_def(
                     SpecAttr::Exchanged => exchanged = pd.modifier == ParamModifier::Ref,
                     SpecAttr::Incremented => incremented = pd.modifier == ParamModifier::Ref,
                     SpecAttr::DoesNotReturnIf => does_not_return_if = bool_arg(attr),
+                    // The try pattern stated by the nullable annotations.
+                    SpecAttr::MaybeNullWhen if out && returns_bool => {
+                        unset_when_false |= bool_arg(attr) == Some(false)
+                    }
+                    SpecAttr::NotNullWhen if out && returns_bool => {
+                        unset_when_false |= bool_arg(attr) == Some(true)
+                    }
                     SpecAttr::OwnsIf => {
                         ownership_condition = Some(OwnershipCondition {
                             param: i as u32,
@@ -776,7 +822,7 @@ pub(super) fn method_def(
                 must_call_alias,
                 collection_element,
                 stored_as,
-                unset_when_false: try_pattern && pd.modifier == ParamModifier::Out,
+                unset_when_false,
                 exchanged,
                 incremented,
                 does_not_return_if,

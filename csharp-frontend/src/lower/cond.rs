@@ -92,12 +92,11 @@ impl Lowerer<'_> {
                 });
                 // `flag != 0` tests an integer flag as `flag` tests a `bool`
                 // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
-                let zero_tested = tested_against(&|e| matches!(e, Expr::Literal(Literal::Int(0))));
+                let zero_tested = self.int_tested(lhs, rhs, |k| k == 0);
                 // `flag == 1` is false while the flag is zero, whatever else
                 // it may be (`if (Interlocked.Exchange(ref _disposed, 1) == 1)
                 // return;`): the zero test first, then an opaque one.
-                let nonzero_tested =
-                    tested_against(&|e| matches!(e, Expr::Literal(Literal::Int(k)) if *k != 0));
+                let nonzero_tested = self.int_tested(lhs, rhs, |k| k != 0);
                 match (tested, zero_tested, nonzero_tested) {
                     (Some(x), ..) => {
                         let v = self.value_var(x);
@@ -140,13 +139,34 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The operand of a comparison with an integer literal, the literal, and
-    /// whether the literal comes first (`1 < x`).
+    /// The other operand of a comparison with an integer constant `want`
+    /// accepts.
+    fn int_tested(&self, lhs: ExprId, rhs: ExprId, want: impl Fn(i64) -> bool) -> Option<ExprId> {
+        self.int_compared(lhs, rhs)
+            .filter(|(_, k, _)| want(*k))
+            .map(|(x, ..)| x)
+    }
+
+    /// The value of an integer literal, or of a `const` of the program
+    /// written as one (`const long Active = 0;`).
+    pub(super) fn int_constant(&self, e: ExprId) -> Option<i64> {
+        match self.hir.exprs.get(e.index())? {
+            Expr::Literal(Literal::Int(k)) => Some(*k),
+            Expr::Literal(_) => None,
+            _ => match self.types.target(e)? {
+                ExprTarget::Member(m) => match self.index.constant_value(*m)? {
+                    Const::Int(k) => Some(k),
+                    _ => None,
+                },
+                _ => None,
+            },
+        }
+    }
+
+    /// The operand of a comparison with an integer constant, the constant,
+    /// and whether the constant comes first (`1 < x`).
     fn int_compared(&self, lhs: ExprId, rhs: ExprId) -> Option<(ExprId, i64, bool)> {
-        let int = |x: ExprId| match self.hir.exprs.get(x.index()) {
-            Some(Expr::Literal(Literal::Int(k))) => Some(*k),
-            _ => None,
-        };
+        let int = |x: ExprId| self.int_constant(x);
         match (int(lhs), int(rhs)) {
             (_, Some(k)) => Some((lhs, k, false)),
             (Some(k), None) => Some((rhs, k, true)),

@@ -156,6 +156,9 @@ impl Lowerer<'_> {
                 ..
             } => {
                 let (receiver, conditional) = (*receiver, *conditional);
+                if let Some(task) = self.unwrapped_task(e) {
+                    return self.await_value(e, task);
+                }
                 self.member_read(e, Some(receiver), conditional)
             }
             Expr::ElementAccess {
@@ -194,48 +197,12 @@ impl Lowerer<'_> {
             }
             Expr::Call { callee, args } => {
                 let (callee, args) = (*callee, args.clone());
+                if let Some(task) = self.unwrapped_task(e) {
+                    return self.await_value(e, task);
+                }
                 self.call(e, callee, &args, false)
             }
-            Expr::Await(inner) => {
-                // `await t.ConfigureAwait(false)` awaits `t`: the awaited value is the
-                // task's result, whatever configures the awaiter.
-                let mut inner = *inner;
-                while let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index())
-                    && let Some(Expr::MemberAccess { receiver, name, .. }) =
-                        self.hir.exprs.get(callee.index())
-                    && name == "ConfigureAwait"
-                {
-                    for a in args.clone().iter() {
-                        self.sub(a.value);
-                    }
-                    inner = *receiver;
-                }
-                if let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index()) {
-                    let (callee, args) = (*callee, args.clone());
-                    return self.call_with_type(
-                        inner,
-                        callee,
-                        &args,
-                        true,
-                        Some(self.types.ty(e).clone()),
-                    );
-                }
-                self.rvalue(inner);
-                let ty = self.types.ty(e).clone();
-                let t = self.temp(&ty, range);
-                // A task kept in a field or property (`await _connecting`,
-                // `await _tcs.Task`) is shared: its result belongs to the object
-                // that keeps the task. A task in a local was started here.
-                let shared = self.types.member_target(inner).is_some();
-                self.emit(
-                    IrStmt::Opaque {
-                        dst: t,
-                        owning: !shared,
-                    },
-                    range,
-                );
-                Operand::Var(t)
-            }
+            Expr::Await(inner) => self.await_value(e, *inner),
             Expr::New { ty: _, args, init } => {
                 let (args, init) = (args.clone(), init.clone());
                 let ty = self.types.ty(e).clone();
@@ -593,12 +560,92 @@ impl Lowerer<'_> {
         Operand::Var(result)
     }
 
+    /// The value of `await inner` (`e`): `await t.ConfigureAwait(false)` awaits
+    /// `t`, the awaited value being the task's result, whatever configures the
+    /// awaiter; a call's result is the call's own, awaited.
+    fn await_value(&mut self, e: ExprId, inner: ExprId) -> Operand {
+        let range = self.hir.expr_range(e);
+        let mut inner = inner;
+        while let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index())
+            && let Some(Expr::MemberAccess { receiver, name, .. }) =
+                self.hir.exprs.get(callee.index())
+            && name == "ConfigureAwait"
+        {
+            for a in args.clone().iter() {
+                self.sub(a.value);
+            }
+            inner = *receiver;
+        }
+        if let Some(Expr::Call { callee, args }) = self.hir.exprs.get(inner.index()) {
+            let (callee, args) = (*callee, args.clone());
+            return self.call_with_type(inner, callee, &args, true, Some(self.types.ty(e).clone()));
+        }
+        self.rvalue(inner);
+        let ty = self.types.ty(e).clone();
+        let t = self.temp(&ty, range);
+        // A task kept in a field or property (`await _connecting`,
+        // `await _tcs.Task`) is shared: its result belongs to the object
+        // that keeps the task. A task in a local was started here.
+        let shared = self.types.member_target(inner).is_some();
+        self.emit(
+            IrStmt::Opaque {
+                dst: t,
+                owning: !shared,
+            },
+            range,
+        );
+        Operand::Var(t)
+    }
+
+    /// The task that `e` waits for synchronously, as `await` would: `t.Result`
+    /// of a `Task<T>` or `ValueTask<T>`, and `t.GetAwaiter().GetResult()` (after
+    /// any `ConfigureAwait`). The result belongs to whoever the method that
+    /// produced the task says, as for `await`.
+    fn unwrapped_task(&self, e: ExprId) -> Option<ExprId> {
+        let wk = &self.index.well_known;
+        let member = self.types.member_target(e)?;
+        let owner = Some(self.index.member(member).owner);
+        match self.hir.exprs.get(e.index())? {
+            Expr::MemberAccess { receiver, name, .. }
+                if name == "Result" && (owner == wk.task_t || owner == wk.value_task_t) =>
+            {
+                Some(*receiver)
+            }
+            Expr::Call { callee, args } if args.is_empty() => {
+                let Some(Expr::MemberAccess { receiver, name, .. }) =
+                    self.hir.exprs.get(callee.index())
+                else {
+                    return None;
+                };
+                if name != "GetResult" {
+                    return None;
+                }
+                match self.hir.exprs.get(receiver.index())? {
+                    Expr::Call { callee, args } if args.is_empty() => {
+                        match self.hir.exprs.get(callee.index())? {
+                            Expr::MemberAccess { receiver, name, .. } if name == "GetAwaiter" => {
+                                Some(*receiver)
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Reads a field, property (through its getter) or other named value.
     fn member_read(&mut self, e: ExprId, receiver: Option<ExprId>, conditional: bool) -> Operand {
         let range = self.hir.expr_range(e);
         let ty = self.types.ty(e).clone();
         match self.types.target(e).cloned() {
             Some(ExprTarget::Member(m)) => {
+                // A `const` read as its value, as a literal is.
+                if let Some(value) = self.index.constant_value(m) {
+                    return Operand::Const(value);
+                }
                 let data = self.index.member(m);
                 let base = if data.is_static() {
                     if let Some(r) = receiver {

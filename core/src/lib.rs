@@ -32,6 +32,7 @@ pub mod first_call;
 pub mod flag_guards;
 pub mod infer;
 pub mod ir;
+pub mod kept_statically;
 pub mod must_call;
 pub mod never_returns;
 pub mod never_throws;

@@ -4,7 +4,7 @@
 // getter whose every return is a resource it just created hands each reader a new
 // object. Inference proposes `[return: Owning]` for it (rule `owning-getter`), the
 // getter is clean, and each reader must dispose what it read.
-// cases: 9
+// cases: 11
 using System;
 using System.IO;
 
@@ -81,4 +81,40 @@ public static class Readers
     {
         return f.Cached.Length + f.Kept.Length + Files.Temp.Length; // expect: RLC0001
     }
+}
+
+// CASE: a getter that returns what a helper looks up (a registry's entry, or a field it
+// falls back on) creates nothing: the helper returns a new object on no path of its own,
+// so reading the property borrows.
+public sealed class ScopedFiles
+{
+    private readonly Stream _main = File.OpenRead("main.bin"); // expect: RLC0003
+
+    public Stream Current { get { return Lookup(); } }
+
+    public Stream Created => Open();
+
+    private Stream Lookup()
+    {
+        var s = Registry.Find("current");
+        if (s == null)
+        {
+            s = _main;
+        }
+        return s;
+    }
+
+    private static Stream Open() => File.OpenRead("created.bin");
+
+    public static long Read(ScopedFiles f) => f.Current.Length;
+
+    // CASE: a getter returning what a helper creates on every path gives a new object.
+    public static long ReadCreated(ScopedFiles f) => f.Created.Length; // expect: RLC0001
+}
+
+public static class Registry
+{
+    private static readonly System.Collections.Generic.Dictionary<string, Stream> Entries = new();
+
+    public static Stream? Find(string key) => Entries.TryGetValue(key, out var s) ? s : null;
 }

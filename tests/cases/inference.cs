@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 88
+// cases: 93
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1800,4 +1800,166 @@ internal static class DisposeHelperUsers
         var stream = File.OpenRead(path); // expect: RLC0001
         DisposeHelper.Describe(stream);
     }
+}
+
+// CASE: an override that only hands on what its base returns (`var s =
+// base.Prepare(path); Log(); return s;`) lends exactly as the base does: the base
+// keeps the streams it hands out, so a caller through the interface borrows.
+public interface IBatchSource
+{
+    Stream Prepare(string path);
+}
+
+public class BatchSource : IBatchSource, IDisposable
+{
+    private readonly List<Stream> _open = new List<Stream>();
+    private Stream? _current;
+
+    public virtual Stream Prepare(string path)
+    {
+        if (_current == null)
+        {
+            _current = OpenTracked(path);
+        }
+        return _current;
+    }
+
+    private Stream OpenTracked(string path)
+    {
+        var s = File.OpenRead(path);
+        _open.Add(s);
+        return s;
+    }
+
+    public void Dispose()
+    {
+        foreach (var s in _open)
+        {
+            s.Dispose();
+        }
+        _open.Clear();
+    }
+}
+
+public class LoggingBatchSource : BatchSource
+{
+    public override Stream Prepare(string path)
+    {
+        var result = base.Prepare(path);
+        Console.WriteLine(path);
+        return result;
+    }
+}
+
+public static class BatchUser
+{
+    public static int First(IBatchSource source, string path) => source.Prepare(path).ReadByte();
+}
+
+// CASE: a class that opens a connection it was given and closes it again after each
+// use leaves it as it found it: the close is no sign that it owns the field, so the
+// setter that swaps connections overwrites nothing it owns.
+public sealed class BorrowingCommand : IDisposable
+{
+    private System.Data.Common.DbConnection? _connection;
+
+    public BorrowingCommand(System.Data.Common.DbConnection connection) => Connection = connection;
+
+    public System.Data.Common.DbConnection? Connection
+    {
+        get => _connection;
+        set => _connection = value;
+    }
+
+    public void Run()
+    {
+        _connection!.Open();
+        try
+        {
+            Console.WriteLine("run");
+        }
+        finally
+        {
+            _connection.Close();
+        }
+    }
+
+    public void Dispose() { }
+}
+
+// CASE: a method that hands on another's task (`Task<Stream> GetAsync(ct) =>
+// GetCoreAsync(ct);`) lends what the other lends: awaiting it borrows the kept stream.
+public sealed class StreamKeeper : IDisposable
+{
+    private readonly string _path;
+    private Stream? _stream;
+
+    public StreamKeeper(string path) => _path = path;
+
+    public Task<Stream> GetAsync(CancellationToken token)
+    {
+        if (token.IsCancellationRequested)
+        {
+            return Task.FromCanceled<Stream>(token);
+        }
+        return GetCoreAsync();
+    }
+
+    private async Task<Stream> GetCoreAsync()
+    {
+        await Task.Yield();
+        _stream ??= File.OpenRead(_path);
+        return _stream;
+    }
+
+    public Task<Stream> OpenAsync() => OpenCoreAsync();
+
+    private async Task<Stream> OpenCoreAsync()
+    {
+        await Task.Yield();
+        return File.OpenRead(_path);
+    }
+
+    public void Dispose() => _stream?.Dispose();
+}
+
+public static class StreamKeeperUser
+{
+    public static async Task<long> LengthAsync(StreamKeeper keeper, CancellationToken token)
+    {
+        var s = await keeper.GetAsync(token).ConfigureAwait(false);
+        return s.Length;
+    }
+
+    // CASE: handing on a task of a fresh stream gives it to the caller.
+    public static async Task<long> FreshLengthAsync(StreamKeeper keeper)
+    {
+        var s = await keeper.OpenAsync(); // expect: RLC0001
+        return s.Length;
+    }
+}
+
+
+// CASE: a get-or-create that registers what it creates in a static registry before it
+// returns it lends it: the registry keeps it for the program's lifetime.
+public static class StreamRegistry
+{
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, Stream> Entries = new();
+
+    public static void Set(string key, Stream s) => Entries[key] = s;
+
+    public static Stream? Find(string key) => Entries.TryGetValue(key, out var s) ? s : null;
+
+    public static Stream GetOrOpen(string key)
+    {
+        var s = Find(key);
+        if (s == null)
+        {
+            s = File.OpenRead(key);
+            Set(key, s);
+        }
+        return s;
+    }
+
+    public static long Length(string key) => GetOrOpen(key).Length;
 }

@@ -3,7 +3,7 @@
 // getters, and constructors that store an argument into an [Owning] field. A `bool`
 // method that sets its `out` value to `null` before each `return false` (the `TryX`
 // convention, whatever its name) gives nothing on `false`.
-// cases: 34
+// cases: 36
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -357,5 +357,50 @@ public sealed class SlotUser
     {
         var slot = new Slot();
         slot.Stream = File.OpenRead(path); // expect: RLC0001
+    }
+}
+
+// CASE: a parameter its method keeps for the program's lifetime (a static list, a
+// per-thread slot in a static dictionary, an object a static field holds that adds it
+// to its own list) takes the value away, as storing it into a static field does.
+public static class Listeners
+{
+    private static readonly System.Collections.Generic.List<Stream> All = new();
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, System.Threading.ThreadLocal<Stream>> PerThread = new();
+    private static readonly ListenerSet Shared = new();
+
+    public static void Register(Stream s) => All.Add(s);
+
+    public static void RegisterForThread(string key, Stream s) =>
+        PerThread.GetOrAdd(key, _ => new System.Threading.ThreadLocal<Stream>()).Value = s;
+
+    public static void RegisterShared(Stream s) => Shared.Add(s);
+
+    public static void Forward(Stream s) => Register(s);
+
+    public static void Describe(Stream s) => Console.WriteLine(s.Length);
+}
+
+public sealed class ListenerSet
+{
+    private readonly System.Collections.Generic.List<Stream> _items = new();
+
+    public void Add(Stream s) => _items.Add(s);
+}
+
+public static class ListenerUsers
+{
+    public static void Start(string path)
+    {
+        Listeners.Register(File.OpenRead(path));
+        Listeners.RegisterForThread("k", File.OpenRead(path));
+        Listeners.RegisterShared(File.OpenRead(path));
+        Listeners.Forward(File.OpenRead(path));
+    }
+
+    // CASE: a static method that only reads its parameter keeps nothing.
+    public static void Describe(string path)
+    {
+        Listeners.Describe(File.OpenRead(path)); // expect: RLC0001
     }
 }

@@ -476,6 +476,14 @@ impl Engine<'_, '_> {
             if self.summaries.only_written(call, arg) {
                 continue;
             }
+            // The callee keeps it where the program holds it for its lifetime,
+            // as a static field does.
+            if let (Callee::Method(m), Some(p)) = (&call.callee, arg.param)
+                && self.summaries.kept_statically.contains(&(*m, p))
+            {
+                self.escape(fact, step);
+                continue;
+            }
             // The callee may keep or replace it: give up on it silently.
             if arg.mode == ParamMode::Ref {
                 self.escape(fact, step);

@@ -74,6 +74,31 @@ impl Definitions {
         v
     }
 
+    /// The statements that give `var` its values, through copies from other
+    /// variables (`r = a; .. r = b;`): every defining statement that is not
+    /// such a copy.
+    pub fn origins(&self, body: &Body, var: VarId) -> Vec<NodeId> {
+        let mut seen: Vec<VarId> = Vec::new();
+        let mut work = vec![var];
+        let mut out = Vec::new();
+        while let Some(v) = work.pop() {
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
+            for &n in self.all(v) {
+                match &body.node(n).stmt {
+                    Stmt::Copy {
+                        src: Operand::Var(s),
+                        ..
+                    } => work.push(*s),
+                    _ => out.push(n),
+                }
+            }
+        }
+        out
+    }
+
     /// The parameter `var` is (through copies: `F = p ?? throw ..`, `cnn is
     /// DbConnection c`), when the body never assigns it: it holds exactly
     /// what the caller passed.

@@ -37,8 +37,8 @@ use crate::ir::{
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
 use crate::program::{
-    Const, FieldId, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program, Target,
-    ValueTy,
+    Const, FieldId, InferRule, MethodDef, MethodId, MethodKind, Ownership, ParamMode, Program,
+    Target, ValueTy,
 };
 use crate::resource_alias;
 use crate::span::Span;
@@ -51,14 +51,14 @@ pub(super) fn evidence(
     p: &Program,
     types: &MustCallTypes,
     body: &Body,
-    tracking: &FxHashSet<FieldId>,
+    keepers: &Keepers,
 ) -> Option<Span> {
     let md = p.get_method(body.method?)?;
     if !candidate(md) || body.is_iterator {
         return None;
     }
     let open = says_nothing(p, &md.ret);
-    if tracks_what_it_returns(p, body, tracking) {
+    if tracks_what_it_returns(p, body, &keepers.tracking) {
         return None;
     }
     // A task's declared type says nothing of what awaiting it gives; the
@@ -77,7 +77,9 @@ pub(super) fn evidence(
             continue;
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
-        if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v, Lent::Result)? {
+        if let Source::Borrowed { forwarded } =
+            borrowed(p, md, body, defs, *v, Lent::Result, keepers)?
+        {
             first.get_or_insert(NodeId(i as u32));
             forwards |= forwarded;
             carries = carries || carries_obligation(p, types, body, defs, *v);
@@ -201,12 +203,20 @@ fn carries_obligation(
     v: VarId,
 ) -> bool {
     let typed = |v: VarId| types.of_value(&body.var(v).ty).is_some();
+    // A method whose result is `[NotOwning]` lends a resource, whatever its
+    // declared type says (a task: `Task<Stream> GetAsync(ct) =>
+    // GetCoreAsync(ct);` forwards what awaiting the other gives).
+    let lent_by_callee = |call: &Call| {
+        matches!(call.callee, Callee::Method(m)
+            if p.get_method(m).is_some_and(|d| matches!(d.ret_ownership, Ownership::NotOwning(_))))
+    };
     typed(v)
         || defs.all(v).iter().any(|n| match &body.node(*n).stmt {
             Stmt::Call(call) if call.dst == Some(v) && call.kind != CallKind::New => {
-                resource_alias::wrapped_by(p, call)
-                    .iter()
-                    .any(|w| typed(w.var()))
+                lent_by_callee(call)
+                    || resource_alias::wrapped_by(p, call)
+                        .iter()
+                        .any(|w| typed(w.var()))
             }
             _ => false,
         })
@@ -215,7 +225,7 @@ fn carries_obligation(
 /// Whether `body`'s method returns a value of a reference type but only ever
 /// `null`, or never returns (`=> null`, `=> throw ..`): an override that
 /// hands out nothing.
-pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
+pub(super) fn returns_nothing(p: &Program, body: &Body, keepers: &Keepers) -> bool {
     let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
         return false;
     };
@@ -228,7 +238,7 @@ pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
         Stmt::Return(Some(Operand::Var(v))) => {
             let defs = defs.get_or_init(|| Definitions::of(body));
             matches!(
-                borrowed(p, md, body, defs, *v, Lent::Result),
+                borrowed(p, md, body, defs, *v, Lent::Result, keepers),
                 Some(Source::Null)
             )
         }
@@ -237,12 +247,51 @@ pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
     })
 }
 
+/// Whether `body`'s method is an override that only hands on what the method
+/// it overrides returns (`override Stream Prepare(..) { var s = base.Prepare(..);
+/// Log(); return s; }`): it lends exactly when its base does.
+pub(super) fn forwards_base(p: &Program, body: &Body) -> bool {
+    let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
+        return false;
+    };
+    let this = body.this_var();
+    if md.overrides.is_empty() || this.is_none() || body.is_iterator {
+        return false;
+    }
+    let defs = Definitions::of(body);
+    let from_base = |v: VarId| {
+        let origins = defs.origins(body, v);
+        !origins.is_empty()
+            && origins.iter().all(|n| {
+                matches!(&body.node(*n).stmt, Stmt::Call(call)
+                    if call.receiver == this
+                        && matches!(call.callee, Callee::Method(c) if md.overrides.contains(&c)))
+            })
+    };
+    let mut returns = body.nodes.iter().filter_map(|n| match &n.stmt {
+        Stmt::Return(value) => Some(value),
+        _ => None,
+    });
+    let mut forwarded = false;
+    let all = returns.all(|value| match value {
+        Some(Operand::Const(Const::Null)) => true,
+        Some(Operand::Var(v)) => {
+            let ok = from_base(*v);
+            forwarded |= ok;
+            ok
+        }
+        _ => false,
+    });
+    all && forwarded
+}
+
 /// The `out` parameters of `body`'s method that only ever receive borrowed
 /// values, each with the first assignment as evidence.
 pub(super) fn borrowed_out_params(
     p: &Program,
     types: &MustCallTypes,
     body: &Body,
+    keepers: &Keepers,
 ) -> Vec<(u32, Span)> {
     let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
         return Vec::new();
@@ -268,7 +317,7 @@ pub(super) fn borrowed_out_params(
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
         if let Some(Source::Borrowed { forwarded }) =
-            borrowed(p, md, body, defs, v, Lent::Out(i as u32))
+            borrowed(p, md, body, defs, v, Lent::Out(i as u32), keepers)
             && (forwarded || !open)
             && let Some(first) = defs.all(v).iter().min()
         {
@@ -322,6 +371,7 @@ fn borrowed(
     defs: &Definitions,
     v: VarId,
     lent: Lent,
+    keepers: &Keepers,
 ) -> Option<Source> {
     let recursive =
         |call: &Call| matches!(call.callee, Callee::Method(m) if body.method == Some(m));
@@ -407,8 +457,9 @@ fn borrowed(
     }
     if created {
         // Get-or-create: `s = new ..; _cache[key] = s; return s;` lends what
-        // the object now owns.
-        if !kept_by_this(p, body, &seen) {
+        // the object now owns, or what the program keeps for its lifetime
+        // (`Registry.Set(key, s); return s;`).
+        if !kept_by_this(p, body, &seen) && !kept_statically(body, &seen, &keepers.statically) {
             return None;
         }
         any = true;
@@ -417,6 +468,39 @@ fn borrowed(
         Source::Borrowed { forwarded }
     } else {
         Source::Null
+    })
+}
+
+/// What the program keeps of what a method hands out: fields that only
+/// track a value someone else owns ([`tracking_fields`]), and parameters
+/// whose argument is kept for the program's lifetime
+/// ([`crate::kept_statically`]). The bodies do not change between rounds.
+#[derive(Default)]
+pub(super) struct Keepers {
+    pub tracking: FxHashSet<FieldId>,
+    pub statically: FxHashSet<(MethodId, u32)>,
+}
+
+/// Whether the body stores one of `vars` into a static field or hands it to
+/// a parameter that keeps it for the program's lifetime.
+fn kept_statically(
+    body: &Body,
+    vars: &FxHashSet<VarId>,
+    kept: &FxHashSet<(MethodId, u32)>,
+) -> bool {
+    let stored = |o: &Operand| o.var().is_some_and(|u| vars.contains(&u));
+    body.nodes.iter().any(|n| match &n.stmt {
+        Stmt::Store {
+            base: None, src, ..
+        } => stored(src),
+        Stmt::Call(call) => match call.callee {
+            Callee::Method(m) => call
+                .args
+                .iter()
+                .any(|a| stored(&a.value) && a.param.is_some_and(|i| kept.contains(&(m, i)))),
+            _ => false,
+        },
+        _ => false,
     })
 }
 

@@ -66,6 +66,25 @@ pub fn evidence(
         .iter()
         .flat_map(|n| defined_vars(&n.stmt))
         .collect();
+    // Fields the body opens again (`_connection.Open(); .. finally {
+    // _connection.Close(); }`): closing one returns it to the state the
+    // body found it in, which says nothing of who owns it (as for a
+    // parameter: `crate::reopens`).
+    let reopened: FxHashSet<ValueSource> = body
+        .nodes
+        .iter()
+        .filter_map(|n| match &n.stmt {
+            Stmt::Call(call)
+                if matches!(call.callee, Callee::Method(m)
+                    if program.get_method(m).is_some_and(|d| d.reopens)) =>
+            {
+                call.receiver
+            }
+            _ => None,
+        })
+        .flat_map(|r| classes.sources(r).iter().copied())
+        .filter(|s| matches!(s, ValueSource::ThisField(_)))
+        .collect();
     let disposed_of = |v: VarId| -> Vec<ValueSource> {
         if let VarKind::Param(i) = body.var(v).kind
             && !assigned.contains(&v)
@@ -77,6 +96,7 @@ pub fn evidence(
         sources
             .iter()
             .filter(|s| !(created && matches!(s, ValueSource::Param(_))))
+            .filter(|s| !reopened.contains(s))
             .copied()
             .collect()
     };

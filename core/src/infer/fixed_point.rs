@@ -28,7 +28,7 @@ use crate::consistency::{
     Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, takes_elements, verify,
 };
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
-use crate::ir::{Bodies, Body, BodyId, BodyKind, Callee, NodeId, Operand, Stmt, VarId};
+use crate::ir::{Bodies, Body, BodyId, BodyKind, CallKind, Callee, NodeId, Operand, Stmt, VarId};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::ownership::call_result_owning;
@@ -51,11 +51,14 @@ pub(super) fn run(program: Program, bodies: &Bodies, scope: &Scope) -> Inference
         body_of: FxHashMap::default(),
         withdrawn: FxHashSet::default(),
         type_tested: FxHashSet::default(),
-        tracking: FxHashSet::default(),
+        keepers: borrowed_return::Keepers::default(),
         owning_collections: None,
     };
     st.type_tested = disposed_through_type_test(&st.p, bodies);
-    st.tracking = borrowed_return::tracking_fields(&st.p, bodies);
+    st.keepers = borrowed_return::Keepers {
+        tracking: borrowed_return::tracking_fields(&st.p, bodies),
+        statically: crate::kept_statically::derive(&ProgramFacts::new(&st.p, bodies)),
+    };
     for (id, b) in bodies.enumerate() {
         if let Some(m) = b.method {
             st.body_of.entry(m).or_insert(id);
@@ -176,9 +179,9 @@ pub(super) struct State<'s> {
     /// Fields disposed through a type test (`disposed_through_type_test`); the
     /// bodies do not change between rounds.
     type_tested: FxHashSet<FieldId>,
-    /// Fields that only track a value someone else owns
-    /// ([`borrowed_return::tracking_fields`]).
-    tracking: FxHashSet<FieldId>,
+    /// What the program keeps of what a method hands out
+    /// ([`borrowed_return::Keepers`]).
+    keepers: borrowed_return::Keepers,
     /// Collection fields whose elements their class disposes
     /// ([`State::owning_collections`]); `None` until needed.
     owning_collections: Option<FxHashSet<FieldId>>,
@@ -329,6 +332,70 @@ fn is_source_method(p: &Program, m: MethodId) -> bool {
     p.get_method(m)
         .and_then(|md| p.get_ty(md.owner))
         .is_some_and(|t| t.declared_in == DeclaredIn::Source)
+}
+
+/// Whether a body's results are new objects: what `owning-getter` asks of the
+/// calls a getter returns the result of. A call's result is created by the
+/// call only when the callee's body, if the program has it, returns new
+/// objects on every path too (not a field, a parameter, or a value it looked
+/// up: `GetContext() => _cached ?? Registry.Get(key)`); a method that may be
+/// overridden in the program says nothing.
+struct Fresh<'a> {
+    p: &'a Program,
+    bodies: &'a [&'a Body],
+    ev: &'a [Evidence],
+    of_method: &'a FxHashMap<MethodId, usize>,
+    overridden: &'a FxHashSet<MethodId>,
+}
+
+impl Fresh<'_> {
+    fn returns_fresh(&self, i: usize, depth: u32) -> bool {
+        let (body, f) = (self.bodies[i], &self.ev[i]);
+        let defs = crate::facts::Definitions::of(body);
+        f.returns
+            .iter()
+            .all(|(n, sources)| match sources.as_deref() {
+                None => true,
+                Some([ValueSource::Created]) => match &body.node(*n).stmt {
+                    Stmt::Return(Some(Operand::Var(v))) => {
+                        self.origins_fresh(body, &defs, *v, depth)
+                    }
+                    _ => true,
+                },
+                Some(_) => false,
+            })
+    }
+
+    /// Whether every call that may define `v` (through copies) creates it.
+    fn origins_fresh(
+        &self,
+        body: &Body,
+        defs: &crate::facts::Definitions,
+        v: VarId,
+        depth: u32,
+    ) -> bool {
+        defs.origins(body, v)
+            .iter()
+            .all(|n| match &body.node(*n).stmt {
+                Stmt::Call(call) if call.kind != CallKind::New => self.call_creates(call, depth),
+                _ => true,
+            })
+    }
+
+    fn call_creates(&self, call: &crate::ir::Call, depth: u32) -> bool {
+        let Callee::Method(m) = call.callee else {
+            return true;
+        };
+        let Some(&i) = self.of_method.get(&m) else {
+            // No body in the program: its spec decides.
+            return true;
+        };
+        let md = self.p.method(m);
+        if md.is_abstract || self.overridden.contains(&m) || !md.overrides.is_empty() {
+            return false;
+        }
+        depth < 3 && self.returns_fresh(i, depth + 1)
+    }
 }
 
 /// Whether a non-null store to `this.f` is reachable from `node` (the paper's
@@ -941,7 +1008,7 @@ impl State<'_> {
                     // callees a value the method itself disposes; `return Current
                     // = new Tx(this)`: it tracks a value the caller owns.
                     let pf = pf.get_or_insert_with(|| ProgramFacts::new(&self.p, bodies));
-                    let handed_back = self.tracking.contains(f)
+                    let handed_back = self.keepers.tracking.contains(f)
                         && borrowed_return::hands_back_stored(&self.p, body, *n, *f);
                     if !handed_back && !disposed_after_store(pf, id, *n, *f) {
                         found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
@@ -1400,7 +1467,13 @@ impl State<'_> {
     /// override chain keep the default, which every override must agree with.
     fn owning_getters(&mut self, bodies: &Bodies, ev: &[Evidence]) {
         let overridden = self.p.overridden_methods();
-        for (body, f) in bodies.iter().zip(ev) {
+        let of_method: FxHashMap<MethodId, usize> = ev
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| Some((f.method?, i)))
+            .collect();
+        let all: Vec<&Body> = bodies.iter().collect();
+        for (i, (body, f)) in bodies.iter().zip(ev).enumerate() {
             let Some(m) = f.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
@@ -1427,6 +1500,16 @@ impl State<'_> {
             if !f.returns.iter().all(|(_, s)| created(s)) {
                 continue;
             }
+            let fresh = Fresh {
+                p: &self.p,
+                bodies: &all,
+                ev,
+                of_method: &of_method,
+                overridden: &overridden,
+            };
+            if !fresh.returns_fresh(i, 0) {
+                continue;
+            }
             let rule = InferRule::OwningGetter;
             let span = body.node(*node).span;
             self.p.methods[m.index()].ret_ownership = Ownership::Owning(inferred(rule, span));
@@ -1443,26 +1526,31 @@ impl State<'_> {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
-            if borrowed_return::returns_nothing(&self.p, body) {
+            if borrowed_return::returns_nothing(&self.p, body, &self.keepers)
+                || borrowed_return::forwards_base(&self.p, body)
+            {
                 own.returns_nothing.insert(m);
             }
             if overridden.contains(&m) {
-                for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
+                for (i, span) in
+                    borrowed_return::borrowed_out_params(&self.p, types, body, &self.keepers)
+                {
                     own.out_params.insert((m, i), span);
                 }
-                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking)
-                {
+                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.keepers) {
                     own.returns.insert(m, span);
                 }
                 continue;
             }
-            for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
+            for (i, span) in
+                borrowed_return::borrowed_out_params(&self.p, types, body, &self.keepers)
+            {
                 let rule = borrowed_return::RULE;
                 self.p.methods[m.index()].params[i as usize].ownership =
                     Ownership::NotOwning(inferred(rule, span));
                 self.record(SpecTarget::Param(m, i), InferredAttr::NotOwning, rule, span);
             }
-            let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking) else {
+            let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.keepers) else {
                 continue;
             };
             self.set_not_owning_return(m, borrowed_return::RULE, span);
@@ -1486,7 +1574,12 @@ impl State<'_> {
         let mut out_params = Vec::new();
         for (m, impls) in implementations {
             let md = self.p.method(m);
-            if !is_source_method(&self.p, m) || impls.iter().any(|i| overridden.contains(i)) {
+            // An implementation overridden in turn speaks for its overrides
+            // once its own spec is decided (with them, in an earlier round).
+            let undecided = |i: &MethodId| {
+                overridden.contains(i) && self.p.method(*i).ret_ownership == Ownership::Default
+            };
+            if !is_source_method(&self.p, m) || impls.iter().any(undecided) {
                 continue;
             }
             // The spans of the base's own evidence and of every override's.
@@ -1569,7 +1662,8 @@ struct OwnLending {
     returns: FxHashMap<MethodId, Span>,
     out_params: FxHashMap<(MethodId, u32), Span>,
     /// Overrides that return only `null` or always throw (`=> null`,
-    /// `=> throw new NotSupportedException()`): they neither lend nor give.
+    /// `=> throw new NotSupportedException()`), or only what their base
+    /// returns (`=> base.Prepare()`): they neither lend nor give of their own.
     returns_nothing: FxHashSet<MethodId>,
 }
 

@@ -6,26 +6,33 @@
 //! (`Registry.Register(l)`). Storing into a static field hands a value away
 //! (not this method's leak, as for `static readonly HttpClient`); so does
 //! passing it to one of these parameters. A fact the code states, derived
-//! from the bodies for checking and inference alike.
+//! once from the bodies for checking and inference alike
+//! ([`crate::program::ParamDef::kept_statically`]).
 
 use rustc_hash::FxHashSet;
 
-use crate::facts::{Definitions, ProgramFacts};
-use crate::ir::{Body, Call, Callee, FieldRef, Operand, Stmt, VarId};
+use crate::facts::Definitions;
+use crate::ir::{Bodies, Body, Call, Callee, FieldRef, Operand, Stmt, VarId};
 use crate::program::{MethodId, MethodKind, ParamMode, Program};
 
-/// The parameters ([`crate::facts::Summaries::kept_statically`]), to a fixed
-/// point over calls.
-pub fn derive(pf: &ProgramFacts<'_>) -> FxHashSet<(MethodId, u32)> {
-    let program = pf.program;
-    let bodies: Vec<(MethodId, &Body, Definitions)> = pf
-        .bodies
+/// Marks the parameters, to a fixed point over calls, in the bodies of every
+/// part.
+pub fn derive(program: &mut Program, parts: &[&Bodies]) {
+    let kept = kept_params(program, parts);
+    for (m, i) in kept {
+        program.methods[m.index()].params[i as usize].kept_statically = true;
+    }
+}
+
+fn kept_params(program: &Program, parts: &[&Bodies]) -> FxHashSet<(MethodId, u32)> {
+    let bodies: Vec<(MethodId, &Body, Definitions, FxHashSet<VarId>)> = parts
         .iter()
-        .filter_map(|b| Some((b.method?, b, Definitions::of(b))))
+        .flat_map(|b| b.iter())
+        .filter_map(|b| Some((b.method?, b, Definitions::of(b), static_rooted(b))))
         .collect();
     // Parameters an instance method keeps in its own object.
     let mut in_receiver: FxHashSet<(MethodId, u32)> = FxHashSet::default();
-    for (m, body, defs) in &bodies {
+    for (m, body, defs, _) in &bodies {
         let Some(this) = body.this_var() else {
             continue;
         };
@@ -65,8 +72,7 @@ pub fn derive(pf: &ProgramFacts<'_>) -> FxHashSet<(MethodId, u32)> {
     let mut out: FxHashSet<(MethodId, u32)> = FxHashSet::default();
     loop {
         let mut found: Vec<(MethodId, u32)> = Vec::new();
-        for (m, body, defs) in &bodies {
-            let rooted = static_rooted(body);
+        for (m, body, defs, rooted) in &bodies {
             for node in &body.nodes {
                 let mut kept: Vec<VarId> = Vec::new();
                 match &node.stmt {

@@ -83,4 +83,5 @@ pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies])
         reopens::derive(program, bodies);
         unset_outs::derive(program, bodies);
     }
+    kept_statically::derive(program, parts);
 }

@@ -572,7 +572,10 @@ pub enum TestedFlag {
 /// .CompareExchange(ref state, 1, 0) == 0;`). A disposal method that returns
 /// early on the other answer is guarded as by the flag itself.
 pub fn flag_test(program: &Program, def: &MethodDef, body: &Body) -> Option<FlagTest> {
-    let (flag, seeds) = if !def.is_static && !def.is_virtual && def.params.is_empty() {
+    if def.is_virtual {
+        return None;
+    }
+    let (flag, seeds) = if !def.is_static && def.params.is_empty() {
         (TestedFlag::OfThis, idempotence_flag_loads(body))
     } else {
         let mut refs = def
@@ -588,7 +591,7 @@ pub fn flag_test(program: &Program, def: &MethodDef, body: &Body) -> Option<Flag
         let sets = body.nodes.iter().any(|n| {
             matches!(&n.stmt, Stmt::Copy { dst, src: Operand::Const(Const::Int(_) | Const::Bool(_)) } if *dst == v)
         });
-        if !sets || def.is_virtual {
+        if !sets {
             return None;
         }
         (TestedFlag::RefParam(i as u32), vec![(v, false)])

@@ -279,6 +279,10 @@ pub struct ParamDef {
     /// it (`cnn.Open()`), itself or through another method
     /// ([`crate::reopens::derive`]).
     pub reopened: bool,
+    /// The method keeps the argument where the program holds it for its
+    /// lifetime: a static field, or what one holds
+    /// ([`crate::kept_statically::derive`]).
+    pub kept_statically: bool,
     pub default: Option<Const>,
     pub span: Option<Span>,
 }
@@ -298,6 +302,7 @@ impl ParamDef {
             exchanged: false,
             incremented: false,
             reopened: false,
+            kept_statically: false,
             does_not_return_if: None,
             default: None,
             span: None,

@@ -57,7 +57,6 @@ pub fn program_with_twins(
         owning_collections,
         stored_args: stored_args(pf, twins),
         overwritten_refs: overwritten_refs(pf, twins),
-        kept_statically: crate::kept_statically::derive(pf),
         registrations: crate::registrations::registration_methods(pf, twins),
     }
 }

@@ -478,8 +478,7 @@ impl Engine<'_, '_> {
             }
             // The callee keeps it where the program holds it for its lifetime,
             // as a static field does.
-            if let (Callee::Method(m), Some(p)) = (&call.callee, arg.param)
-                && self.summaries.kept_statically.contains(&(*m, p))
+            if ownership::callee_param(program, call, arg.param).is_some_and(|p| p.kept_statically)
             {
                 self.escape(fact, step);
                 continue;

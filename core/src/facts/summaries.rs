@@ -22,10 +22,6 @@ pub struct Summaries {
     /// it reads them: the callee never sees what the caller passed, so the
     /// argument is written as if it were `out`.
     pub overwritten_refs: FxHashSet<(MethodId, u32)>,
-    /// Parameters whose argument the method keeps where the program holds it
-    /// for its lifetime ([`crate::kept_statically`]): passing a value there
-    /// hands it away, as storing it into a static field does.
-    pub kept_statically: FxHashSet<(MethodId, u32)>,
     /// Registration methods: each keeps the argument of this parameter in
     /// its receiver and returns a handle that undoes that
     /// ([`crate::registrations`]).

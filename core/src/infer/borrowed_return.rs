@@ -37,8 +37,8 @@ use crate::ir::{
 use crate::must_call::MustCallTypes;
 use crate::ownership::{call_result_owning, callee_param, out_param_owning, param_is_owning};
 use crate::program::{
-    Const, FieldId, InferRule, MethodDef, MethodId, MethodKind, Ownership, ParamMode, Program,
-    Target, ValueTy,
+    Const, FieldId, InferRule, MethodDef, MethodKind, Ownership, ParamMode, Program, Target,
+    ValueTy,
 };
 use crate::resource_alias;
 use crate::span::Span;
@@ -51,14 +51,14 @@ pub(super) fn evidence(
     p: &Program,
     types: &MustCallTypes,
     body: &Body,
-    keepers: &Keepers,
+    tracking: &FxHashSet<FieldId>,
 ) -> Option<Span> {
     let md = p.get_method(body.method?)?;
     if !candidate(md) || body.is_iterator {
         return None;
     }
     let open = says_nothing(p, &md.ret);
-    if tracks_what_it_returns(p, body, &keepers.tracking) {
+    if tracks_what_it_returns(p, body, tracking) {
         return None;
     }
     // A task's declared type says nothing of what awaiting it gives; the
@@ -77,9 +77,7 @@ pub(super) fn evidence(
             continue;
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
-        if let Source::Borrowed { forwarded } =
-            borrowed(p, md, body, defs, *v, Lent::Result, keepers)?
-        {
+        if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v, Lent::Result)? {
             first.get_or_insert(NodeId(i as u32));
             forwards |= forwarded;
             carries = carries || carries_obligation(p, types, body, defs, *v);
@@ -225,7 +223,7 @@ fn carries_obligation(
 /// Whether `body`'s method returns a value of a reference type but only ever
 /// `null`, or never returns (`=> null`, `=> throw ..`): an override that
 /// hands out nothing.
-pub(super) fn returns_nothing(p: &Program, body: &Body, keepers: &Keepers) -> bool {
+pub(super) fn returns_nothing(p: &Program, body: &Body) -> bool {
     let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
         return false;
     };
@@ -238,7 +236,7 @@ pub(super) fn returns_nothing(p: &Program, body: &Body, keepers: &Keepers) -> bo
         Stmt::Return(Some(Operand::Var(v))) => {
             let defs = defs.get_or_init(|| Definitions::of(body));
             matches!(
-                borrowed(p, md, body, defs, *v, Lent::Result, keepers),
+                borrowed(p, md, body, defs, *v, Lent::Result),
                 Some(Source::Null)
             )
         }
@@ -291,7 +289,6 @@ pub(super) fn borrowed_out_params(
     p: &Program,
     types: &MustCallTypes,
     body: &Body,
-    keepers: &Keepers,
 ) -> Vec<(u32, Span)> {
     let Some(md) = body.method.and_then(|m| p.get_method(m)) else {
         return Vec::new();
@@ -317,7 +314,7 @@ pub(super) fn borrowed_out_params(
         };
         let defs = defs.get_or_init(|| Definitions::of(body));
         if let Some(Source::Borrowed { forwarded }) =
-            borrowed(p, md, body, defs, v, Lent::Out(i as u32), keepers)
+            borrowed(p, md, body, defs, v, Lent::Out(i as u32))
             && (forwarded || !open)
             && let Some(first) = defs.all(v).iter().min()
         {
@@ -371,7 +368,6 @@ fn borrowed(
     defs: &Definitions,
     v: VarId,
     lent: Lent,
-    keepers: &Keepers,
 ) -> Option<Source> {
     let recursive =
         |call: &Call| matches!(call.callee, Callee::Method(m) if body.method == Some(m));
@@ -459,7 +455,7 @@ fn borrowed(
         // Get-or-create: `s = new ..; _cache[key] = s; return s;` lends what
         // the object now owns, or what the program keeps for its lifetime
         // (`Registry.Set(key, s); return s;`).
-        if !kept_by_this(p, body, &seen) && !kept_statically(body, &seen, &keepers.statically) {
+        if !kept_by_this(p, body, &seen) && !kept_statically(p, body, &seen) {
             return None;
         }
         any = true;
@@ -471,35 +467,17 @@ fn borrowed(
     })
 }
 
-/// What the program keeps of what a method hands out: fields that only
-/// track a value someone else owns ([`tracking_fields`]), and parameters
-/// whose argument is kept for the program's lifetime
-/// ([`crate::kept_statically`]). The bodies do not change between rounds.
-#[derive(Default)]
-pub(super) struct Keepers {
-    pub tracking: FxHashSet<FieldId>,
-    pub statically: FxHashSet<(MethodId, u32)>,
-}
-
 /// Whether the body stores one of `vars` into a static field or hands it to
 /// a parameter that keeps it for the program's lifetime.
-fn kept_statically(
-    body: &Body,
-    vars: &FxHashSet<VarId>,
-    kept: &FxHashSet<(MethodId, u32)>,
-) -> bool {
+fn kept_statically(p: &Program, body: &Body, vars: &FxHashSet<VarId>) -> bool {
     let stored = |o: &Operand| o.var().is_some_and(|u| vars.contains(&u));
     body.nodes.iter().any(|n| match &n.stmt {
         Stmt::Store {
             base: None, src, ..
         } => stored(src),
-        Stmt::Call(call) => match call.callee {
-            Callee::Method(m) => call
-                .args
-                .iter()
-                .any(|a| stored(&a.value) && a.param.is_some_and(|i| kept.contains(&(m, i)))),
-            _ => false,
-        },
+        Stmt::Call(call) => call.args.iter().any(|a| {
+            stored(&a.value) && callee_param(p, call, a.param).is_some_and(|d| d.kept_statically)
+        }),
         _ => false,
     })
 }

@@ -51,14 +51,11 @@ pub(super) fn run(program: Program, bodies: &Bodies, scope: &Scope) -> Inference
         body_of: FxHashMap::default(),
         withdrawn: FxHashSet::default(),
         type_tested: FxHashSet::default(),
-        keepers: borrowed_return::Keepers::default(),
+        tracking: FxHashSet::default(),
         owning_collections: None,
     };
     st.type_tested = disposed_through_type_test(&st.p, bodies);
-    st.keepers = borrowed_return::Keepers {
-        tracking: borrowed_return::tracking_fields(&st.p, bodies),
-        statically: crate::kept_statically::derive(&ProgramFacts::new(&st.p, bodies)),
-    };
+    st.tracking = borrowed_return::tracking_fields(&st.p, bodies);
     for (id, b) in bodies.enumerate() {
         if let Some(m) = b.method {
             st.body_of.entry(m).or_insert(id);
@@ -179,9 +176,9 @@ pub(super) struct State<'s> {
     /// Fields disposed through a type test (`disposed_through_type_test`); the
     /// bodies do not change between rounds.
     type_tested: FxHashSet<FieldId>,
-    /// What the program keeps of what a method hands out
-    /// ([`borrowed_return::Keepers`]).
-    keepers: borrowed_return::Keepers,
+    /// Fields that only track a value someone else owns
+    /// ([`borrowed_return::tracking_fields`]).
+    tracking: FxHashSet<FieldId>,
     /// Collection fields whose elements their class disposes
     /// ([`State::owning_collections`]); `None` until needed.
     owning_collections: Option<FxHashSet<FieldId>>,
@@ -1008,7 +1005,7 @@ impl State<'_> {
                     // callees a value the method itself disposes; `return Current
                     // = new Tx(this)`: it tracks a value the caller owns.
                     let pf = pf.get_or_insert_with(|| ProgramFacts::new(&self.p, bodies));
-                    let handed_back = self.keepers.tracking.contains(f)
+                    let handed_back = self.tracking.contains(f)
                         && borrowed_return::hands_back_stored(&self.p, body, *n, *f);
                     if !handed_back && !disposed_after_store(pf, id, *n, *f) {
                         found.push((*f, body.node(*n).span, InferRule::OwningFieldCreated));
@@ -1526,31 +1523,28 @@ impl State<'_> {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
-            if borrowed_return::returns_nothing(&self.p, body, &self.keepers)
+            if borrowed_return::returns_nothing(&self.p, body)
                 || borrowed_return::forwards_base(&self.p, body)
             {
                 own.returns_nothing.insert(m);
             }
             if overridden.contains(&m) {
-                for (i, span) in
-                    borrowed_return::borrowed_out_params(&self.p, types, body, &self.keepers)
-                {
+                for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
                     own.out_params.insert((m, i), span);
                 }
-                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.keepers) {
+                if let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking)
+                {
                     own.returns.insert(m, span);
                 }
                 continue;
             }
-            for (i, span) in
-                borrowed_return::borrowed_out_params(&self.p, types, body, &self.keepers)
-            {
+            for (i, span) in borrowed_return::borrowed_out_params(&self.p, types, body) {
                 let rule = borrowed_return::RULE;
                 self.p.methods[m.index()].params[i as usize].ownership =
                     Ownership::NotOwning(inferred(rule, span));
                 self.record(SpecTarget::Param(m, i), InferredAttr::NotOwning, rule, span);
             }
-            let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.keepers) else {
+            let Some(span) = borrowed_return::evidence(&self.p, types, body, &self.tracking) else {
                 continue;
             };
             self.set_not_owning_return(m, borrowed_return::RULE, span);

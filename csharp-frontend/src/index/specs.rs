@@ -827,6 +827,7 @@ pub(super) fn method_def(
                 incremented,
                 does_not_return_if,
                 reopened: false,
+                kept_statically: false,
                 default: pd.default.as_ref().map(const_of),
                 span: p.param_ranges.get(i).map(|r| index.span_of(file, *r)),
             }

@@ -614,6 +614,7 @@ pub fn classified_findings(
         &Options {
             level: &level,
             foreign: config.foreign_suppressions.unwrap_or(true),
+            generated_code: &|file| options.get(&file).and_then(|o| o.generated_code()),
         },
     )
 }

@@ -24,6 +24,9 @@
 //!   rlc-sharp rules are in the `Reliability` category, with CA2000), which
 //!   wins over `dotnet_analyzer_diagnostic.severity`.
 //!
+//! `generated_code = true|false` says whether files are generated code, whose
+//! findings are not reported (see `rlc_csharp::suppress::generated`).
+//!
 //! Values: `none` and `silent` remove findings (counted as suppressed),
 //! `suggestion` makes them notes, `warning` and `error` set them, `default`
 //! restores the rule's default. `rlc-sharp.toml` wins where both set a rule.
@@ -293,6 +296,21 @@ impl Options {
         .iter()
         .find_map(|k| self.keys.get(k))
         .and_then(|v| severity(v, rule))
+    }
+
+    /// `generated_code = true|false`: whether the file is generated code,
+    /// whatever its name and header say.
+    pub fn generated_code(&self) -> Option<bool> {
+        match self
+            .keys
+            .get("generated_code")?
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
     }
 }
 

@@ -155,10 +155,16 @@ pub fn report(run: &CheckRun, config: &crate::config::Config, test_code: TestCod
                 None => projects.push((project, vec![file])),
             }
         }
-        // Production code when any project that has it is.
+        // Production code when any project that has it is; but a file a test
+        // project holds in its directory stays test code where another
+        // project links it in (a device's test head: `<Compile
+        // Include="..\App.Tests\**\*.cs" />`).
+        let home_is_test = run
+            .file(kept[0].0.primary.span.file)
+            .is_some_and(|(path, _)| home_project_is_test(run, path));
         let in_production = projects
             .iter()
-            .find(|(p, files)| !is_test(run, *p, files[0]));
+            .find(|(p, files)| !home_is_test && !is_test(run, *p, files[0]));
         let test = in_production.is_none();
         let members = kept.iter().map(|(d, _)| d).filter(|d| {
             in_production.is_none_or(|(_, files)| files.contains(&d.primary.span.file))
@@ -209,6 +215,18 @@ fn is_test(run: &CheckRun, project: Option<u32>, file: FileId) -> bool {
                 .any(|p| p.test.is_some() && p.path.as_deref() == Some(path))
         }),
     }
+}
+
+/// Whether the project whose directory holds `path` (the innermost, when
+/// projects nest) is a test project.
+fn home_project_is_test(run: &CheckRun, path: &std::path::Path) -> bool {
+    run.workspace
+        .projects
+        .iter()
+        .filter_map(|p| Some((p.path.as_deref()?.parent()?, p)))
+        .filter(|(dir, _)| path.starts_with(dir))
+        .max_by_key(|(dir, _)| dir.components().count())
+        .is_some_and(|(_, p)| p.test.is_some())
 }
 
 /// The frameworks of the builds that have a finding, over the projects that

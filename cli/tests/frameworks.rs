@@ -473,3 +473,54 @@ fn an_allocation_the_builds_leak_differently_is_one_finding() {
     assert_eq!(leaks(dir.path(), &["--framework", "net6.0"]), net6);
     assert_eq!(leaks(dir.path(), &[]), net472);
 }
+
+/// A device's test head links a test project's files in: they stay test code,
+/// while a shared file outside any test project that a production project
+/// compiles stays production code.
+#[test]
+fn files_a_test_head_links_in_stay_test_code() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let leak = |name: &str| {
+        format!(
+            "public static class {name}\n{{\n    public static long Size(string p)\n    {{\n        var s = System.IO.File.OpenRead(p);\n        return s.Length;\n    }}\n}}\n"
+        )
+    };
+    write_fixture(
+        root,
+        "App.Tests/App.Tests.csproj",
+        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>\
+         <ItemGroup><PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17.11.1\" /></ItemGroup></Project>",
+    );
+    write_fixture(root, "App.Tests/Probe.cs", &leak("Probe"));
+    write_fixture(
+        root,
+        "App.Tests.Android/App.Tests.Android.csproj",
+        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>\
+         <ItemGroup><Compile Include=\"..\\App.Tests\\**\\*.cs\" /><Compile Include=\"..\\Shared\\*.cs\" /></ItemGroup></Project>",
+    );
+    write_fixture(root, "Shared/Common.cs", &leak("Common"));
+    let run = rlc(root, &["check", ".", "--format", "json"]);
+    let report: Value = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", run.stdout, run.stderr));
+    let mut seen: Vec<(String, bool)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] == "RLC0001")
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap_or("?").replace('\\', "/"),
+                f["test_code"] == true,
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            ("App.Tests/Probe.cs".to_owned(), true),
+            ("Shared/Common.cs".to_owned(), false)
+        ]
+    );
+}

@@ -348,8 +348,9 @@ fn json_has_positions_labels_facts_and_counts() {
     );
     assert_eq!(
         s["suppressed"],
-        serde_json::json!({"config": 0, "editorconfig": 0, "pragma": 2, "attribute": 0, "global": 0,
-            "net_analyzers": 0, "idisposable_analyzers": 0, "resharper": 0, "test_code": 0})
+        serde_json::json!({"config": 0, "editorconfig": 0, "generated": 0, "pragma": 2, "attribute": 0,
+            "global": 0, "net_analyzers": 0, "idisposable_analyzers": 0, "resharper": 0,
+            "test_code": 0})
     );
     assert!(s.get("stats").is_none(), "stats only with --stats");
     let mut with_stats = summary();

@@ -7,7 +7,9 @@
 //! are owning (the caller receives the value), static fields are never owning.
 //! A callee the front end could not bind (`Callee::Unresolved`) or a delegate
 //! never takes ownership of an argument, but its result is owning like any
-//! unannotated return, so an unknown library is handled soundly.
+//! unannotated return, so an unknown library is handled soundly; save for a
+//! value made only to be passed to such a callee (`parent.Add(new Child())`),
+//! which only the callee could dispose: the checker lets it go there.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -7,8 +7,8 @@
 // collection type whose elements every path takes over (added one by one to such a field,
 // the collection kept there, or its elements disposed) is `[Owning]` too (rule
 // `owning-param-elements`): the elements of the collection a caller builds for it (a
-// collection expression, an array, a local list) go with it.
-// cases: 10
+// collection expression, an array, a local list, a `params` array's arguments) go with it.
+// cases: 12
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -202,5 +202,49 @@ public static class HalfCloser
             return;
         foreach (var p in processors)
             p.Dispose();
+    }
+}
+
+// A tree node that adopts its children, one or several at a time.
+public sealed class Node : IDisposable
+{
+    private readonly List<Node> _children = new();
+    private readonly FileStream _log = File.OpenWrite("node.log");
+
+    public void Add(Node child) => _children.Add(child);
+
+    public void Add(params Node[] children)
+    {
+        foreach (var c in children)
+            Add(c);
+    }
+
+    public void Dispose()
+    {
+        foreach (var c in _children)
+            c.Dispose();
+        _log.Dispose();
+    }
+}
+
+public static class Trees
+{
+    // CASE: a `params` array whose elements every path takes over is `[Owning]`
+    // (`owning-param-elements`): each argument is handed over, inline or named.
+    public static Node Build()
+    {
+        var root = new Node();
+        var left = new Node();
+        root.Add(left, new Node());
+        return root;
+    }
+
+    // CASE: ... and what is not among the arguments still leaks.
+    public static Node Forget()
+    {
+        var root = new Node();
+        var stray = new Node(); // expect: RLC0001
+        root.Add(new Node());
+        return root;
     }
 }

@@ -9,9 +9,10 @@
 // one the method that stores a new value disposes again (`using (_out = ..) { .. }`),
 // nor one a method also returns on every path (`return Current = new Tx(this);`) when
 // something else clears it without disposing it (the transaction, a disposal callback):
-// the caller owns the value and the field only tracks it. A field nothing lets go, or
+// the caller owns the value and the field only tracks it; so does one whose value the
+// class hands to an owner right after storing it. A field nothing lets go, or
 // one a method returns also when it did not create it (a cache), keeps its value.
-// cases: 28
+// cases: 34
 using System;
 using System.IO;
 
@@ -602,4 +603,48 @@ public sealed class StreamCache
         }
         return _cached;
     }
+}
+
+// A panel that disposes the children it is given.
+public sealed class Panel : IDisposable
+{
+    private readonly System.Collections.Generic.List<IDisposable> _children = new();
+    public void Add(IDisposable child) => _children.Add(child);
+    public void Dispose()
+    {
+        foreach (var c in _children)
+            c.Dispose();
+    }
+}
+
+// CASE: a field that keeps a handle on a value the class hands to an owner right after
+// creating it (`_tree = new View(); Add(_tree);`) only tracks it.
+public sealed class TreePanel : IDisposable
+{
+    private readonly Panel _panel = new Panel();
+    private readonly FileStream _preview;
+
+    public TreePanel(string path)
+    {
+        _preview = File.OpenRead(path);
+        _panel.Add(_preview);
+    }
+
+    public long Size => _preview.Length;
+    public void Dispose() => _panel.Dispose();
+}
+
+// CASE: ... not one handed to a method that only reads it.
+public sealed class Previewer : IDisposable
+{
+    private readonly FileStream _preview; // expect: RLC0003
+
+    public Previewer(string path)
+    {
+        _preview = File.OpenRead(path);
+        Describe(_preview);
+    }
+
+    private static void Describe(Stream s) => Console.WriteLine(s.Length);
+    public void Dispose() { }
 }

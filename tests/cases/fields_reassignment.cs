@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 55
+// cases: 54
 using System;
 using System.IO;
 using System.Threading;

@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 93
+// cases: 94
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1962,4 +1962,36 @@ public static class StreamRegistry
     }
 
     public static long Length(string key) => GetOrOpen(key).Length;
+}
+
+// A shortcut whose command view it disposes when replaced and when disposed (a setter
+// gets no inferred [CreatesMustCallFor]: RLC0009 asks for it by hand).
+public sealed class Shortcut : IDisposable
+{
+    private Stream? _commandView;
+
+    public Stream? CommandView
+    {
+        get => _commandView;
+        set
+        {
+            _commandView?.Dispose();
+            _commandView = value; // expect: RLC0009
+        }
+    }
+
+    public void Dispose() => _commandView?.Dispose();
+}
+
+public static class Shortcuts
+{
+    // CASE: a setter that keeps its value in an owning field takes it over
+    // (`owning-param-stored`): the caller hands the stream on, in an initializer or
+    // an assignment.
+    public static Shortcut Make(string a, string b)
+    {
+        var s = new Shortcut { CommandView = File.OpenRead(a) };
+        s.CommandView = File.OpenRead(b);
+        return s;
+    }
 }

@@ -3,7 +3,7 @@
 // getters, and constructors that store an argument into an [Owning] field. A `bool`
 // method that sets its `out` value to `null` before each `return false` (the `TryX`
 // convention, whatever its name) gives nothing on `false`.
-// cases: 36
+// cases: 42
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -403,4 +403,66 @@ public static class ListenerUsers
     {
         Listeners.Describe(File.OpenRead(path)); // expect: RLC0001
     }
+}
+
+// A sprite over a file, as a scene graph's children are.
+public sealed class Sprite : IDisposable
+{
+    [Owning] private readonly FileStream _image;
+    public Sprite(string path) { _image = File.OpenRead(path); }
+    public void Dispose() => _image.Dispose();
+}
+
+// CASE: a value made only to be handed to a callee nothing describes (a method of an
+// unread package's type, inherited or on a receiver): its maker keeps no name to
+// dispose it by, only the callee could, and what the callee does cannot be seen.
+public class SceneBuilder : Contoso.Scenes.Composite
+{
+    public void Load(Contoso.Scenes.ScreenStack screens)
+    {
+        AddChild(new Sprite("a.png"));
+        screens.Push(new Sprite("b.png"));
+    }
+
+    // CASE: ... but a value its maker names is its maker's to dispose after the call.
+    public void Configure(Contoso.Scenes.ScreenStack screens)
+    {
+        var sprite = new Sprite("c.png"); // expect: RLC0001
+        screens.Push(sprite);
+    }
+
+    // CASE: ... and a callee the program describes is read, not guessed.
+    public void Show()
+    {
+        Listeners.Describe(new Sprite("d.png")); // expect: RLC0001
+    }
+
+    // CASE: a member nothing describes is a setter nothing describes: an array made
+    // only to be set there goes with its elements, an object initializer's value too.
+    public void Layout()
+    {
+        Children = new IDisposable[] { new Sprite("e.png"), new Sprite("f.png") };
+        AddChild(new Contoso.Scenes.Composite { Child = new Sprite("g.png") });
+    }
+
+    // CASE: `_ = expr` with nothing named `_` is a discard, not a member: the value is lost.
+    public void Discard()
+    {
+        _ = new Sprite("h.png"); // expect: RLC0001
+    }
+}
+
+// CASE: a field's value handed to a callee nothing describes stays the field's: the
+// field names it.
+public sealed class SceneHost : IDisposable
+{
+    [Owning] private Sprite? _current = new Sprite("i.png");
+
+    public void Replace(Contoso.Scenes.ScreenStack screens)
+    {
+        screens.Show(_current);
+        _current = null; // expect: RLC0004
+    }
+
+    public void Dispose() => _current?.Dispose();
 }

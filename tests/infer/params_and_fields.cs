@@ -226,7 +226,7 @@ public sealed class Holder : IDisposable
 // its fields to it disposes them.
 public static class DisposeAll
 {
-    // owning-param-disposed, through the elements of the params array.
+    // owning-param-elements: it disposes the elements of the params array.
     public static void Quietly([Owning] params IDisposable[] resources)
     {
         foreach (var r in resources)

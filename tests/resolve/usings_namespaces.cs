@@ -44,3 +44,26 @@ namespace Res.Users
         }
     }
 }
+
+// A project type and a library model type of the same name, both imported: the
+// model has types the build may not reference (System.Drawing.Region is not in
+// net8.0's reference set), so code that compiles means the project's own.
+namespace Res.Shapes
+{
+    public class Region { public Region(int side) { } }
+}
+
+namespace Res.Painting
+{
+    using System.Drawing;
+    using Res.Shapes;
+
+    public class Painter
+    {
+        public void M()
+        {
+            var r = new Region(1);
+            //      ^^^^^^^^^^^^^ Region -> Res.Shapes.Region.Region(int)
+        }
+    }
+}

@@ -792,6 +792,24 @@ fn test_projects_by_each_signal() {
     assert_eq!(test("Lib"), None);
 }
 
+/// `tests/fixtures/projects/test_signals`: a runner's package decides whatever
+/// the name; a test framework alone is a product's (a game's in-game test
+/// browser) unless the project's name says tests.
+#[test]
+fn a_test_framework_alone_is_no_test_project() {
+    let ws = discover_case("test_signals");
+    let test = |name: &str| project(&ws, name).test.clone();
+    assert_eq!(
+        test("Runner"),
+        Some(TestEvidence::Framework("Microsoft.NET.Test.Sdk".into()))
+    );
+    assert_eq!(test("Game"), None);
+    assert_eq!(
+        test("Game.Tests.Support"),
+        Some(TestEvidence::Framework("NUnit".into()))
+    );
+}
+
 #[test]
 fn one_framework_selected() {
     let mut ws = discover_case("frameworks");

@@ -256,6 +256,7 @@ fn suppressed_by(s: &crate::findings::Suppressions) -> String {
     [
         (c.config, "by rlc-sharp.toml"),
         (c.editorconfig, "by .editorconfig"),
+        (c.generated, "in generated code"),
         (c.pragma, "by #pragma"),
         (c.attribute, "by [SuppressMessage]"),
         (c.global, "by [assembly: SuppressMessage]"),

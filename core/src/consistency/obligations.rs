@@ -399,7 +399,7 @@ impl Engine<'_, '_> {
 fn param_elements(cx: &crate::facts::BodyFacts<'_>, i: u32) -> Option<crate::program::TypeId> {
     let p = cx.method?.params.get(i as usize)?;
     match p.mode {
-        ParamMode::Value | ParamMode::In => {
+        ParamMode::Value | ParamMode::In | ParamMode::Params => {
             p.ty.element
                 .or_else(|| cx.body.param_var(i).and_then(|v| cx.body.var(v).ty.element))
         }

@@ -98,8 +98,18 @@ fn run_target<'c, 'a>(
     // `ObligationKind::Target`).
     e.closures_on_demand = Some(FxHashMap::default());
     let o = e.new_obligation(ObligationKind::Target, facts.body.entry, None, target, None);
+    // Seeds at one node are aliases of one value there: one fact.
+    let mut at: Vec<(NodeId, Vec<Alias>)> = Vec::new();
     for (node, alias) in seeds {
-        e.insert(*node, Fact::new(vec![*alias], o));
+        match at.iter_mut().find(|(n, _)| n == node) {
+            Some((_, aliases)) => aliases.push(*alias),
+            None => at.push((*node, vec![*alias])),
+        }
+    }
+    for (node, mut aliases) in at {
+        aliases.sort();
+        aliases.dedup();
+        e.insert(node, Fact::new(aliases, o));
     }
     e.run();
     e

@@ -36,7 +36,7 @@ use crate::program::{
     CallsSpec, DeclaredIn, FieldId, InferRule, MethodDef, MethodId, MethodKind, MustCall,
     Ownership, ParamMode, Program, Provenance, Target, TypeId, TypeKind,
 };
-use crate::resource_alias::Alias;
+use crate::resource_alias::{Alias, FieldKey};
 use crate::span::Span;
 
 /// The most rounds inference runs; every round adds facts, and there are
@@ -290,8 +290,9 @@ fn must_call_alias_holds(pf: &ProgramFacts<'_>, id: BodyId, i: u32) -> bool {
         })
 }
 
-/// Whether the value body `id` stores into field `f` at `n` is disposed on
-/// every normal path from there.
+/// Whether the value body `id` stores into field `f` at `n` is disposed (or
+/// handed to an owner) on every normal path from there, through the value or
+/// the field: the field then only tracks it.
 fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId) -> bool {
     let Some(body) = pf.bodies.get(id) else {
         return false;
@@ -313,12 +314,15 @@ fn disposed_after_store(pf: &ProgramFacts<'_>, id: BodyId, n: NodeId, f: FieldId
     ) else {
         return false;
     };
-    verify(
-        &facts,
-        ExceptionModel::None,
-        &[(next, Alias::Var(*v))],
-        &ob.must_call,
-    ) == Verdict::Guaranteed
+    // The value, and the field that now holds it (`_tree = new View();
+    // Add(_tree);` hands the field's value on).
+    let mut seeds = vec![(next, Alias::Var(*v))];
+    seeds.extend(
+        facts
+            .this
+            .map(|t| (next, Alias::Path(t, FieldKey::Known(f)))),
+    );
+    verify(&facts, ExceptionModel::None, &seeds, &ob.must_call) == Verdict::Guaranteed
 }
 
 fn inferred(rule: InferRule, evidence: Span) -> Provenance {
@@ -521,16 +525,15 @@ impl State<'_> {
                 let Some(pd) = md.params.get(i as usize) else {
                     continue;
                 };
-                // A `params` array is owning when its elements carry obligations;
-                // an `object` handed on to an owning parameter (`GCHandle.Alloc(item)`)
+                // An `object` handed on to an owning parameter (`GCHandle.Alloc(item)`)
                 // or disposed when it turns out to be disposable (`if (o is
                 // IDisposable d) d.Dispose();`) takes whatever resource its
-                // callers pass.
+                // callers pass. A `params` array owes its elements, which
+                // `owning_elements_params` reads as such.
                 let resource = match pd.mode {
                     ParamMode::Value | ParamMode::In => {
                         types.of_value(&pd.ty).is_some() || d.transferred || d.through_interface
                     }
-                    ParamMode::Params => pd.ty.element.and_then(|t| types.of_type(t)).is_some(),
                     _ => false,
                 };
                 let eligible = pd.ownership == Ownership::Default
@@ -551,14 +554,15 @@ impl State<'_> {
             }
             // A method other than a constructor (those alias or own in
             // `must_call_alias_constructors`) that keeps the parameter in an
-            // owning field of its object takes it over (`engine.Connect(stream)`);
+            // owning field of its object takes it over (`engine.Connect(stream)`),
+            // as does a setter (`set { _cmd?.Dispose(); _cmd = value; }`);
             // any method that adds it to a collection field whose elements
             // its class disposes does too (`composite.Add(processor)`).
             let md = self.p.method(m);
             if md.is_static || (f.field_stores.is_empty() && f.element_stores.is_empty()) {
                 continue;
             }
-            let fields = if md.kind == MethodKind::Ordinary {
+            let fields = if matches!(md.kind, MethodKind::Ordinary | MethodKind::Setter) {
                 self.owning_fields_of(types, md.owner)
             } else {
                 Vec::new()
@@ -666,7 +670,7 @@ impl State<'_> {
                     && pd.must_call_alias.is_none()
                     && types.of_value(&pd.ty).is_none()
                     && pd.ty.element.and_then(|t| types.of_type(t)).is_some()
-                    && pd.mode == ParamMode::Value
+                    && matches!(pd.mode, ParamMode::Value | ParamMode::Params)
                     && !found.iter().any(|c| (c.0, c.1) == (m, i))
                 {
                     candidates.push((m, i, id));

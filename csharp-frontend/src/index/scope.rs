@@ -203,12 +203,6 @@ impl Index {
     /// A visible type named `name` with `arity` declared in `ns`.
     pub fn type_in_ns(&self, from: Origin, ns: NsId, name: &str, arity: usize) -> Option<TypeId> {
         let candidates = self.ns(ns).types.get(name)?;
-        // Prefer the project's own declaration over a referenced one, and both over the model.
-        let rank = |t: TypeId| match self.ty(t).origin {
-            o if o == from => 0,
-            Origin::Project(_) => 1,
-            Origin::Library => 2,
-        };
         candidates
             .iter()
             .copied()
@@ -216,7 +210,20 @@ impl Index {
                 let d = self.ty(t);
                 d.arity() == arity && d.parent.is_none() && self.is_visible(from, d.origin)
             })
-            .min_by_key(|&t| rank(t))
+            .min_by_key(|&t| self.declaration_rank(from, t))
+    }
+
+    /// Of two declarations a name could mean, the one code in `from` means:
+    /// the project's own over a referenced project's, both over the model's.
+    /// The model has types the build may not reference (`System.Drawing.Region`
+    /// in a net8.0 project), so where a project's type and a model type are both
+    /// imported, the program compiles only because it means its own.
+    fn declaration_rank(&self, from: Origin, t: TypeId) -> u8 {
+        match self.ty(t).origin {
+            o if o == from => 0,
+            Origin::Project(_) => 1,
+            Origin::Library => 2,
+        }
     }
 
     /// A nested type of `owner` (or of its bases) named like `seg`.
@@ -413,13 +420,16 @@ impl Index {
                     }
                 }
             }
+            let imported = usings
+                .iter()
+                .flat_map(|u| &u.namespaces)
+                .filter_map(|&ns| self.type_in_ns(ctx.origin, ns, name, arity))
+                .min_by_key(|&t| self.declaration_rank(ctx.origin, t));
+            if let Some(t) = imported {
+                let args = self.resolve_args(ctx, seg, stats);
+                return Some(Resolved::Type(Ty::Named { def: t, args }));
+            }
             for u in &usings {
-                for &imported in &u.namespaces {
-                    if let Some(t) = self.type_in_ns(ctx.origin, imported, name, arity) {
-                        let args = self.resolve_args(ctx, seg, stats);
-                        return Some(Resolved::Type(Ty::Named { def: t, args }));
-                    }
-                }
                 // `using static T;` also brings T's nested types into scope.
                 for &st in &u.statics {
                     if let Some(n) = self.nested_type(st, name, arity, true) {

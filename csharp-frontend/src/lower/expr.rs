@@ -1272,6 +1272,8 @@ impl Lowerer<'_> {
                             self.emit(IrStmt::Copy { dst: v, src: value }, range);
                         }
                     }
+                    // `_ = expr` with nothing named `_` in scope: a discard.
+                    _ if receiver.is_none() && name.as_str() == "_" => {}
                     _ => {
                         let base = match receiver {
                             Some(r) => Some(self.sub_var(r)),

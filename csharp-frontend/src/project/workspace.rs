@@ -394,12 +394,14 @@ fn merge(
             .find(|v| !v.is_empty())
             .map(str::to_owned)
     };
+    let name = project
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let test = test_evidence(&name, outer, &evaluations);
     Loaded {
         project: Project {
-            name: project
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            name,
             path: Some(project.to_path_buf()),
             sources,
             references: Vec::new(),
@@ -412,7 +414,7 @@ fn merge(
             is_sdk_style: outer.sdk_style,
             assembly_name: first_set("AssemblyName"),
             root_namespace: first_set("RootNamespace"),
-            test: test_evidence(outer, &evaluations),
+            test,
         },
         references,
         build_references,
@@ -426,26 +428,37 @@ fn merge(
     }
 }
 
-/// Packages (or, in a legacy project, assemblies) of the test frameworks
-/// whose reference makes a project test code: names, or prefixes ending in `.`.
-const TEST_FRAMEWORKS: &[&str] = &[
+/// Packages, SDKs (or, in a legacy project, assemblies) that make a project
+/// one a test runner runs: the test SDK, the adapters, the self-running
+/// `NUnitLite`, MSTest's and TUnit's all-in-one packages and SDK, the legacy
+/// MSTest assembly. Names, or prefixes ending in `.`.
+const TEST_RUNNERS: &[&str] = &[
     "Microsoft.NET.Test.Sdk",
+    "NUnit3TestAdapter",
+    "NUnitLite",
+    "xunit.runner.",
+    "MSTest",
+    "MSTest.Sdk",
+    "MSTest.TestAdapter",
+    "TUnit",
+    "Microsoft.VisualStudio.QualityTools.UnitTestFramework",
+];
+
+/// The test frameworks' own packages (or assemblies): referenced by test
+/// projects and test helpers, but also by products (a game's in-game test
+/// browser, a testing toolkit shipped to users).
+const TEST_FRAMEWORKS: &[&str] = &[
     "xunit",
     "xunit.",
     "NUnit",
     "NUnit.",
-    "NUnit3TestAdapter",
-    "NUnitLite",
-    "MSTest",
     "MSTest.",
     "Microsoft.VisualStudio.TestPlatform.TestFramework",
-    "Microsoft.VisualStudio.QualityTools.UnitTestFramework",
-    "TUnit",
     "TUnit.",
 ];
 
-fn is_test_framework(name: &str) -> bool {
-    TEST_FRAMEWORKS.iter().any(|known| {
+fn named_in(list: &[&str], name: &str) -> bool {
+    list.iter().any(|known| {
         if known.ends_with('.') {
             name.len() > known.len()
                 && name
@@ -457,18 +470,37 @@ fn is_test_framework(name: &str) -> bool {
     })
 }
 
+/// A project name that says tests: a part (between `.`, `-`, `_`) naming
+/// tests (`App.Tests`, `UnitTests`, `TestUtilities`) or specs.
+fn test_like_name(name: &str) -> bool {
+    name.split(['.', '-', '_']).any(|part| {
+        let part = part.to_ascii_lowercase();
+        part.contains("test") || part == "spec" || part == "specs"
+    })
+}
+
 /// The first of the signals that make a project test code: `IsTestProject`
-/// set to true (by any build), a test framework's package, SDK (`MSTest.Sdk`)
-/// or assembly. `IsTestProject=false` is no signal: test libraries that are
-/// not run themselves set it.
-fn test_evidence(outer: &Evaluation, evaluations: &[Evaluation]) -> Option<TestEvidence> {
+/// set to true (by any build), a test runner's package or SDK, or a test
+/// framework's package or assembly in a project whose name says tests.
+/// `IsTestProject=false` is no signal: test libraries that are not run
+/// themselves set it. A framework alone is none in a product that ships it.
+fn test_evidence(
+    project_name: &str,
+    outer: &Evaluation,
+    evaluations: &[Evaluation],
+) -> Option<TestEvidence> {
     let all = || std::iter::once(outer).chain(evaluations);
     if all().any(|e| e.props.is_true("IsTestProject")) {
         return Some(TestEvidence::IsTestProject);
     }
-    all()
-        .flat_map(|e| e.sdks.iter().chain(&e.packages))
-        .find(|name| is_test_framework(name))
+    let references = || all().flat_map(|e| e.sdks.iter().chain(&e.packages));
+    references()
+        .find(|name| named_in(TEST_RUNNERS, name))
+        .or_else(|| {
+            references()
+                .find(|name| named_in(TEST_FRAMEWORKS, name))
+                .filter(|_| test_like_name(project_name))
+        })
         .map(|name| TestEvidence::Framework(name.clone()))
 }
 

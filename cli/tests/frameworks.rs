@@ -486,18 +486,24 @@ fn files_a_test_head_links_in_stay_test_code() {
             "public static class {name}\n{{\n    public static long Size(string p)\n    {{\n        var s = System.IO.File.OpenRead(p);\n        return s.Length;\n    }}\n}}\n"
         )
     };
+    let project = |items: &str| {
+        format!(
+            "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework>\
+             </PropertyGroup><ItemGroup>{items}</ItemGroup></Project>"
+        )
+    };
     write_fixture(
         root,
         "App.Tests/App.Tests.csproj",
-        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>\
-         <ItemGroup><PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17.11.1\" /></ItemGroup></Project>",
+        &project("<PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17.11.1\" />"),
     );
     write_fixture(root, "App.Tests/Probe.cs", &leak("Probe"));
     write_fixture(
         root,
         "App.Tests.Android/App.Tests.Android.csproj",
-        "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>\
-         <ItemGroup><Compile Include=\"..\\App.Tests\\**\\*.cs\" /><Compile Include=\"..\\Shared\\*.cs\" /></ItemGroup></Project>",
+        &project(
+            "<Compile Include=\"..\\App.Tests\\**\\*.cs\" /><Compile Include=\"..\\Shared\\*.cs\" />",
+        ),
     );
     write_fixture(root, "Shared/Common.cs", &leak("Common"));
     let run = rlc(root, &["check", ".", "--format", "json"]);

@@ -286,8 +286,8 @@ pub fn subclass_overrides(p: &Program, t: TypeId) -> bool {
 
 /// Whether running `body`, a disposal method of `owner`, may release
 /// something: it calls a disposal method or one with `[Calls]`, hands a value
-/// with an obligation to a call, or calls a method of the class (to a small
-/// depth) that does. With `assume` = (`g`, `x`), `this.g` holds `x` throughout:
+/// with an obligation to a call, detaches a handler from an event, or calls a
+/// method of the class (to a small depth) that does. With `assume` = (`g`, `x`), `this.g` holds `x` throughout:
 /// a branch on it takes only the edge for `x` (`if (!_ownsInner) return;`).
 pub fn releases_something<'b>(
     p: &Program,
@@ -358,6 +358,11 @@ impl Release<'_, '_> {
             let Stmt::Call(call) = &node.stmt else {
                 continue;
             };
+            // A publisher that keeps the object alive through its handler (a
+            // static event, a longer-lived object) lets go of it.
+            if call.kind == CallKind::Unsubscribe {
+                return true;
+            }
             let method = match &call.callee {
                 Callee::Method(m) => p.get_method(*m),
                 _ => None,

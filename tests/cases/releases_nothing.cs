@@ -1,11 +1,12 @@
 // rlc-case: infer
 // Case family: disposable types whose disposal releases nothing today (empty
-// `Dispose`, or one that only sets a flag), as inference finds (rule
+// `Dispose`, or one that only sets a flag; detaching from an event is a release), as
+// inference finds (rule
 // `no-obligation`). The type keeps its obligation: a leak is reported as RLC0010
 // (a warning) instead of being hidden, until a person writes the `[MustCall]` that
 // `infer` proposes. A written `[MustCall]` with no method, or a real resource,
 // decides it.
-// cases: 15
+// cases: 16
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -204,4 +205,30 @@ public sealed class KeepsScopes : IDisposable
     public KeepsScopes(string path) => _holder = new RealHolder(path);
 
     public void Dispose() { }
+}
+
+public static class Theme
+{
+    public static event EventHandler? Changed;
+    public static void Raise() => Changed?.Invoke(null, EventArgs.Empty);
+}
+
+// A canvas that listens to a static event until disposed: its disposal lets the
+// publisher drop it, which is a release.
+public sealed class ThemedCanvas : IDisposable
+{
+    public ThemedCanvas() => Theme.Changed += OnChanged;
+    private void OnChanged(object? sender, EventArgs e) { }
+    public void Dispose() => Theme.Changed -= OnChanged;
+}
+
+public static class Painting
+{
+    // CASE: a disposal that detaches from an event releases something: a canvas lost
+    // stays rooted by the static event, a leak (RLC0001, not RLC0010).
+    public static void Draw()
+    {
+        var canvas = new ThemedCanvas(); // expect: RLC0001
+        Console.WriteLine(canvas);
+    }
 }

@@ -161,6 +161,10 @@ impl BodyDump<'_> {
                         }
                         let _ = write!(s, "{callee}({args})");
                     }
+                    CallKind::Unsubscribe => {
+                        let publisher = c.receiver.map_or("static".into(), |r| self.var(r));
+                        let _ = write!(s, "unsubscribe {publisher}.{callee}");
+                    }
                 }
                 s
             }

@@ -139,6 +139,10 @@ pub enum CallKind {
     BaseConstructor,
     /// `: this(..)` in a constructor.
     ThisConstructor,
+    /// `publisher.E -= handler`: detaching a handler from an event (the
+    /// receiver is the publisher, none for a static event), after which the
+    /// publisher no longer keeps the handler's target alive.
+    Unsubscribe,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -1195,6 +1195,10 @@ impl Lowerer<'_> {
                 self.place(join);
                 Operand::Var(current)
             }
+            AssignOp::Compound(BinaryOp::Sub) if self.event_target(lhs).is_some() => {
+                self.unsubscribe(lhs, rhs, range);
+                Operand::Const(Const::Other)
+            }
             AssignOp::Compound(_) => {
                 // Arithmetic, string and event `+=`/`-=`: no obligation moves.
                 self.sub(lhs);
@@ -1202,6 +1206,52 @@ impl Lowerer<'_> {
                 Operand::Const(Const::Other)
             }
         }
+    }
+
+    /// The event `lhs` names, if it names one.
+    fn event_target(&self, lhs: ExprId) -> Option<MemberId> {
+        match self.types.target(lhs) {
+            Some(ExprTarget::Member(m)) if self.index.member(*m).kind == MemberKind::Event => {
+                Some(*m)
+            }
+            _ => None,
+        }
+    }
+
+    /// `publisher.E -= handler`: the publisher lets go of the handler (and of
+    /// what it captures): a call of kind [`CallKind::Unsubscribe`] on the
+    /// publisher (none for a static event). The handler is only evaluated: no
+    /// obligation moves.
+    fn unsubscribe(&mut self, lhs: ExprId, rhs: ExprId, range: TextRange) {
+        let Some(m) = self.event_target(lhs) else {
+            return;
+        };
+        let receiver = match self.hir.exprs.get(lhs.index()) {
+            Some(Expr::MemberAccess { receiver, .. }) => Some(*receiver),
+            _ => None,
+        };
+        let data = self.index.member(m);
+        let name = format!("{} -=", data.name);
+        let base = if data.is_static() {
+            None
+        } else {
+            match receiver {
+                Some(r) => Some(self.sub_var(r)),
+                None => self.this_var,
+            }
+        };
+        self.sub(rhs);
+        let call = ir::Call {
+            dst: None,
+            callee: Callee::Unresolved(name),
+            kind: CallKind::Unsubscribe,
+            receiver: base,
+            args: Vec::new(),
+            awaited: false,
+            ty: ValueTy::default(),
+            new_type: None,
+        };
+        self.emit(IrStmt::Call(Box::new(call)), range);
     }
 
     /// Stores `value` into the place `lhs` denotes.

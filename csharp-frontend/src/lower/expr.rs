@@ -1230,16 +1230,8 @@ impl Lowerer<'_> {
             Some(Expr::MemberAccess { receiver, .. }) => Some(*receiver),
             _ => None,
         };
-        let data = self.index.member(m);
-        let name = format!("{} -=", data.name);
-        let base = if data.is_static() {
-            None
-        } else {
-            match receiver {
-                Some(r) => Some(self.sub_var(r)),
-                None => self.this_var,
-            }
-        };
+        let name = format!("{} -=", self.index.member(m).name);
+        let base = self.member_object(m, receiver);
         self.sub(rhs);
         let call = ir::Call {
             dst: None,
@@ -1352,6 +1344,18 @@ impl Lowerer<'_> {
     }
 
     /// Stores into a field (or auto-property) or calls a property's setter.
+    /// The object whose member `m` is written through `receiver` (`this`
+    /// without one): none for a static member.
+    fn member_object(&mut self, m: MemberId, receiver: Option<ExprId>) -> Option<VarId> {
+        if self.index.member(m).is_static() {
+            return None;
+        }
+        match receiver {
+            Some(r) => Some(self.sub_var(r)),
+            None => self.this_var,
+        }
+    }
+
     fn store_member(
         &mut self,
         m: MemberId,
@@ -1360,14 +1364,7 @@ impl Lowerer<'_> {
         range: TextRange,
     ) {
         let data = self.index.member(m);
-        let base = if data.is_static() {
-            None
-        } else {
-            match receiver {
-                Some(r) => Some(self.sub_var(r)),
-                None => self.this_var,
-            }
-        };
+        let base = self.member_object(m, receiver);
         if let Some(field) = data.field {
             self.emit(
                 IrStmt::Store {

@@ -462,12 +462,9 @@ impl Engine<'_, '_> {
                 if holds_member(fact, q, cx.this) {
                     let param = ownership::callee_param(program, call, arg.param);
                     let takes = param.is_some_and(ownership::param_takes_ownership);
-                    let handed_blind = matches!(call.callee, Callee::Unresolved(_))
-                        && cx.body.var(q).kind == VarKind::Temp
-                        && self.made_only_to_pass(fact);
                     if arg.mode == ParamMode::Ref
                         || (takes && discharges.owning_param)
-                        || handed_blind
+                        || self.handed_blind(call, fact)
                     {
                         self.escape(fact, step);
                     } else if param.is_some_and(|p| p.collection_element)
@@ -496,11 +493,8 @@ impl Engine<'_, '_> {
                 self.escape(fact, step);
                 continue;
             }
-            // The callee may keep or replace it: give up on it silently. So
-            // for a value made only to be passed to a callee nothing describes.
-            let handed_blind =
-                matches!(call.callee, Callee::Unresolved(_)) && self.made_only_to_pass(fact);
-            if arg.mode == ParamMode::Ref || handed_blind {
+            // The callee may keep or replace it: give up on it silently.
+            if arg.mode == ParamMode::Ref || self.handed_blind(call, fact) {
                 self.escape(fact, step);
                 continue;
             }
@@ -594,19 +588,26 @@ impl Engine<'_, '_> {
         step.exc = None;
     }
 
-    /// The value escapes where the analysis cannot follow: given up silently.
     /// Whether the fact's value was made only to be passed on: every alias a
     /// temporary or a member of one (`parent.Add(new Child())`, `Add(new
-    /// Box { Child = new Child() })`), none a field, local or parameter. Handed to a callee nothing
-    /// describes (an unread package's method or setter), only the callee could
-    /// dispose it, as its maker keeps no name to dispose it by; what the callee
-    /// does cannot be seen, so a leak claimed there could not be shown.
+    /// Box { Child = new Child() })`), none a field, local or parameter. Handed
+    /// to a callee nothing describes (an unread package's method or setter),
+    /// only the callee could dispose it, as its maker keeps no name to dispose
+    /// it by; what the callee does cannot be seen, so a leak claimed there
+    /// could not be shown.
     fn made_only_to_pass(&self, fact: &Fact) -> bool {
         fact.aliases
             .iter()
             .all(|a| self.cx.body.var(a.root()).kind == VarKind::Temp)
     }
 
+    /// Whether `call` is to a callee nothing describes and the fact's value
+    /// was made only to be passed to it.
+    fn handed_blind(&self, call: &Call, fact: &Fact) -> bool {
+        matches!(call.callee, Callee::Unresolved(_)) && self.made_only_to_pass(fact)
+    }
+
+    /// The value escapes where the analysis cannot follow: given up silently.
     fn escape(&mut self, fact: &Fact, step: &mut Step) {
         self.discharge_both(fact, step);
     }

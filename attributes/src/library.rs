@@ -126,6 +126,7 @@ macro_rules! embed {
 
 embed![
     "efcore.toml",
+    "microsoft_aspnetcore.toml",
     "microsoft_data_sqlclient.toml",
     "microsoft_data_sqlite.toml",
     "microsoft_extensions.toml",
@@ -156,6 +157,7 @@ embed![
     "system_threading.toml",
     "system_transactions.toml",
     "system_xml.toml",
+    "windows_storage_streams.toml",
 ];
 
 #[cfg(test)]

@@ -100,10 +100,15 @@ pub enum SpecAttr {
     /// parameter and closes it leaves it as it found it, so the close is no
     /// sign that it owns the parameter.
     Reopens,
+    /// Library model only: on a method whose purpose is to throw when a check
+    /// fails (`EnsureSuccessStatusCode`, `ThrowIfCancellationRequested`): the
+    /// code expects that exception, so the `explicit` exception model follows
+    /// its calls' exceptional edges, as it does a `throw`'s.
+    ThrowsOnFailure,
 }
 
 impl SpecAttr {
-    pub const ALL: [SpecAttr; 21] = [
+    pub const ALL: [SpecAttr; 22] = [
         SpecAttr::MustCall,
         SpecAttr::Owning,
         SpecAttr::NotOwning,
@@ -125,6 +130,7 @@ impl SpecAttr {
         SpecAttr::DoesNotThrow,
         SpecAttr::LifecycleStart,
         SpecAttr::Reopens,
+        SpecAttr::ThrowsOnFailure,
     ];
 
     /// The attribute's simple name, without the `Attribute` suffix.
@@ -151,6 +157,7 @@ impl SpecAttr {
             SpecAttr::DoesNotThrow => "DoesNotThrow",
             SpecAttr::LifecycleStart => "LifecycleStart",
             SpecAttr::Reopens => "Reopens",
+            SpecAttr::ThrowsOnFailure => "ThrowsOnFailure",
         }
     }
 
@@ -175,6 +182,7 @@ impl SpecAttr {
                 | SpecAttr::DoesNotThrow
                 | SpecAttr::LifecycleStart
                 | SpecAttr::Reopens
+                | SpecAttr::ThrowsOnFailure
         )
     }
 }

@@ -273,6 +273,9 @@ fn analyze(
     // What the bodies state about ownership that the declarations do not
     // (as `lower_all` does), then the same for the declarations-only twins
     // of the constructors and fields it was derived for.
+    let mut bodies: Vec<&mut rlc_core::ir::Bodies> =
+        parts.iter_mut().map(|p| &mut p.bodies).collect();
+    rlc_core::getters::inline_field_getters(&loaded.index.program, &mut bodies);
     let bodies: Vec<&rlc_core::ir::Bodies> = parts.iter().map(|p| &p.bodies).collect();
     rlc_core::derive_from_bodies(&mut loaded.index.program, &bodies);
     seed_ownership_flags(&mut loaded);

@@ -74,7 +74,10 @@ impl<'p> Checker<'p> {
         {
             return Vec::new();
         }
-        let Some(facts) = self.facts.body_facts(id, &[]) else {
+        // A `Dispose(bool)` body is checked for `Dispose()`'s call: on the
+        // finalizer's path (`disposing == false`) managed fields are left alone.
+        let seeds: Vec<_> = self.facts.disposing_seed(body).into_iter().collect();
+        let Some(facts) = self.facts.body_facts(id, &seeds) else {
             return Vec::new();
         };
         let exceptions = self.options.exception_model;

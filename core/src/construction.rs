@@ -10,12 +10,14 @@ use crate::ir::{Bodies, Body, BodyKind, CallKind, Callee, FieldRef, NodeId, Oper
 use crate::program::{FieldId, MethodDef, MethodId, MethodKind, Program};
 
 /// An object a body has just created: a local it assigns with `new`, or a
-/// field of `this` a constructor fills with `new` (`_manager = new
-/// Manager(); _manager.Configure(..)`, a field initializer included).
+/// field it fills with `new` before reading it back (`job.Cleaner = new
+/// Cleaner(); job.Cleaner.Start();`; in a constructor, a field of `this`,
+/// which starts empty: `_manager = new Manager(); _manager.Configure(..)`, a
+/// field initializer included).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fresh {
     Local(VarId),
-    ThisField(FieldId),
+    Field(VarId, FieldId),
 }
 
 /// One call of a candidate initialiser.
@@ -47,6 +49,7 @@ struct Site {
 pub fn derive_construction_helpers(program: &mut Program, parts: &[&Bodies]) {
     // What a call of each method may run: itself, or each implementation.
     let implementations = program.implementations();
+    let factories = factories(program, parts);
     for i in 0..program.methods.len() {
         if !program.methods[i].lifecycle_start
             && implements_lifecycle_start(program, MethodId(i as u32))
@@ -111,7 +114,9 @@ pub fn derive_construction_helpers(program: &mut Program, parts: &[&Bodies]) {
             };
             let n = NodeId(i as u32);
             let on_this = on_this(call.receiver);
-            let fresh = call.receiver.and_then(|r| fresh_object(body, &defs, r));
+            let fresh = call
+                .receiver
+                .and_then(|r| fresh_object(body, &defs, &factories, r));
             if let Some(r) = fresh {
                 on_fresh.push((n, m, r));
             }
@@ -242,7 +247,7 @@ fn first_on(
     // A new object each time round: the paths through `r`'s assignments.
     let renewed: Vec<NodeId> = match r {
         Fresh::Local(v) => defs.all(v).to_vec(),
-        Fresh::ThisField(f) => this_field_stores(body, f).map(|(n, _)| n).collect(),
+        Fresh::Field(b, f) => field_stores(body, b, f).map(|(n, _)| n).collect(),
     };
     !on_fresh.iter().any(|(q, m, u)| {
         *u == r
@@ -256,32 +261,42 @@ fn first_on(
 }
 
 /// The object `receiver` holds, when this body has just created it.
-fn fresh_object(body: &Body, defs: &Definitions, receiver: VarId) -> Option<Fresh> {
-    if created_here(body, defs, receiver) {
+fn fresh_object(
+    body: &Body,
+    defs: &Definitions,
+    factories: &FxHashSet<MethodId>,
+    receiver: VarId,
+) -> Option<Fresh> {
+    if created_here(body, defs, factories, receiver) {
         return Some(Fresh::Local(receiver));
     }
-    if body.kind != BodyKind::Constructor {
-        return None;
-    }
-    let this = body.this_var()?;
+    let load = defs.single(receiver)?;
     let Stmt::Load {
         base: Some(b),
         field: FieldRef::Known(f),
         ..
-    } = &body.node(defs.single(receiver)?).stmt
+    } = &body.node(load).stmt
     else {
         return None;
     };
-    let mut stores = this_field_stores(body, *f).peekable();
-    let filled = *b == this
-        && stores.peek().is_some()
-        && stores.all(|(_, src)| src.var().is_some_and(|v| created_here(body, defs, v)));
-    filled.then_some(Fresh::ThisField(*f))
+    if defs.all(*b).len() > 1 {
+        return None;
+    }
+    let stores: Vec<NodeId> = field_stores(body, *b, *f).map(|(n, _)| n).collect();
+    let filled = !stores.is_empty()
+        && field_stores(body, *b, *f).all(|(_, src)| {
+            src.var()
+                .is_some_and(|v| created_here(body, defs, factories, v))
+        });
+    // Elsewhere the field may hold an older object until a store on every
+    // path to the read replaces it.
+    let first = (body.kind == BodyKind::Constructor && Some(*b) == body.this_var())
+        || !cfg::reaches(body, body.entry, load, |n| stores.contains(&n));
+    (filled && first).then_some(Fresh::Field(*b, *f))
 }
 
-/// The stores into `this.f` in `body`, with the value stored.
-fn this_field_stores(body: &Body, f: FieldId) -> impl Iterator<Item = (NodeId, &Operand)> {
-    let this = body.this_var();
+/// The stores into `base.f` in `body`, with the value stored.
+fn field_stores(body: &Body, base: VarId, f: FieldId) -> impl Iterator<Item = (NodeId, &Operand)> {
     body.nodes
         .iter()
         .enumerate()
@@ -290,14 +305,20 @@ fn this_field_stores(body: &Body, f: FieldId) -> impl Iterator<Item = (NodeId, &
                 base: Some(b),
                 field: FieldRef::Known(g),
                 src,
-            } if Some(*b) == this && *g == f => Some((NodeId(i as u32), src)),
+            } if *b == base && *g == f => Some((NodeId(i as u32), src)),
             _ => None,
         })
 }
 
 /// Whether `v` only ever holds objects this body creates with `new`
-/// (through copies, `var r = c ? new A() : new B();`).
-fn created_here(body: &Body, defs: &Definitions, v: VarId) -> bool {
+/// (through copies, `var r = c ? new A() : new B();`), or that one of the
+/// program's `factories` does (`var r = GetRecorder();`).
+fn created_here(
+    body: &Body,
+    defs: &Definitions,
+    factories: &FxHashSet<MethodId>,
+    v: VarId,
+) -> bool {
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
@@ -318,9 +339,47 @@ fn created_here(body: &Body, defs: &Definitions, v: VarId) -> bool {
                     ..
                 } => stack.push(*s),
                 Stmt::Call(call) if call.kind == CallKind::New && call.dst == Some(v) => {}
+                Stmt::Call(call)
+                    if call.dst == Some(v)
+                        && !call.awaited
+                        && matches!(call.callee, Callee::Method(m) if factories.contains(&m)) => {}
                 _ => return false,
             }
         }
     }
     true
+}
+
+/// The methods that return a new object on every path (`static IRecorder
+/// GetRecorder() => new Recorder();`): no override can return another.
+fn factories(program: &Program, parts: &[&Bodies]) -> FxHashSet<MethodId> {
+    let none = FxHashSet::default();
+    parts
+        .iter()
+        .flat_map(|b| b.iter())
+        .filter_map(|body| {
+            let m = body.method?;
+            let d = program.get_method(m)?;
+            if d.kind != MethodKind::Ordinary || d.is_virtual || d.is_abstract || body.is_async {
+                return None;
+            }
+            let defs = Definitions::of(body);
+            let returns: Vec<&Option<Operand>> = body
+                .nodes
+                .iter()
+                .filter_map(|n| match &n.stmt {
+                    Stmt::Return(value) => Some(value),
+                    _ => None,
+                })
+                .collect();
+            let fresh = !returns.is_empty()
+                && returns.iter().all(|value| {
+                    value
+                        .as_ref()
+                        .and_then(Operand::var)
+                        .is_some_and(|v| created_here(body, &defs, &none, v))
+                });
+            fresh.then_some(m)
+        })
+        .collect()
 }

@@ -30,6 +30,7 @@ pub mod facts;
 pub mod field_guards;
 pub mod first_call;
 pub mod flag_guards;
+pub mod getters;
 pub mod infer;
 pub mod ir;
 pub mod kept_statically;

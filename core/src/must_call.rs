@@ -273,21 +273,29 @@ impl MustCallTypes {
 /// Whether a subclass of `t` in the program declares a disposal method of
 /// its own, which may release more than `t`'s.
 pub fn subclass_overrides(p: &Program, t: TypeId) -> bool {
-    p.types.iter().enumerate().any(|(i, ty)| {
+    overriding_subclasses(p, t).next().is_some()
+}
+
+/// The subclasses of `t` in the program that declare a disposal method of
+/// their own.
+pub fn overriding_subclasses(p: &Program, t: TypeId) -> impl Iterator<Item = TypeId> + '_ {
+    p.types.iter().enumerate().filter_map(move |(i, ty)| {
         let sub = TypeId(i as u32);
-        sub != t
+        (sub != t
             && p.is_subtype(sub, t)
             && ty
                 .methods
                 .iter()
-                .any(|m| p.conventions.is_disposal_method(&p.method(*m).name))
+                .any(|m| p.conventions.is_disposal_method(&p.method(*m).name)))
+        .then_some(sub)
     })
 }
 
 /// Whether running `body`, a disposal method of `owner`, may release
 /// something: it calls a disposal method or one with `[Calls]`, hands a value
-/// with an obligation to a call, detaches a handler from an event, or calls a
-/// method of the class (to a small depth) that does. With `assume` = (`g`, `x`), `this.g` holds `x` throughout:
+/// with an obligation to a call, detaches a handler from an event, stores
+/// into another object or a static field, or calls a method of the class or
+/// of a base on `this` (to a small depth) that does. With `assume` = (`g`, `x`), `this.g` holds `x` throughout:
 /// a branch on it takes only the edge for `x` (`if (!_ownsInner) return;`).
 pub fn releases_something<'b>(
     p: &Program,
@@ -355,8 +363,15 @@ impl Release<'_, '_> {
             None => vec![true; body.nodes.len()],
         };
         for (node, _) in body.nodes.iter().zip(&runs).filter(|(_, r)| **r) {
-            let Stmt::Call(call) = &node.stmt else {
-                continue;
+            let call = match &node.stmt {
+                Stmt::Call(call) => call,
+                // Clearing another object's or a static slot (`_connection.Current
+                // = null`) ends a claim on shared state, as a lock's release
+                // does; clearing its own fields releases nothing.
+                Stmt::Store { base, .. } if *base != body.this_var() || base.is_none() => {
+                    return true;
+                }
+                _ => continue,
             };
             // A publisher that keeps the object alive through its handler (a
             // static event, a longer-lived object) lets go of it.
@@ -367,9 +382,7 @@ impl Release<'_, '_> {
                 Callee::Method(m) => p.get_method(*m),
                 _ => None,
             };
-            let name = call.callee_name(p).unwrap_or("");
-            if p.conventions.is_disposal_method(name) || method.is_some_and(|m| !m.calls.is_empty())
-            {
+            if method.is_some_and(|m| !m.calls.is_empty()) {
                 return true;
             }
             let vars = call
@@ -382,11 +395,28 @@ impl Release<'_, '_> {
             {
                 return true;
             }
-            if let (Callee::Method(m), Some(md)) = (&call.callee, method)
-                && md.owner == owner
-                && let Some(b) = body_of(*m)
-                && self.releases(b, depth + 1)
-            {
+            let Some((m, md)) = method.and_then(|md| match call.callee {
+                Callee::Method(m) => Some((m, md)),
+                _ => None,
+            }) else {
+                if p.conventions
+                    .is_disposal_method(call.callee_name(p).unwrap_or(""))
+                {
+                    return true;
+                }
+                continue;
+            };
+            // A method of the class or of a base it inherits from, called on
+            // `this` (`base.Dispose()`, `Dispose(true)`), releases what its
+            // body does, whatever its name; another method of the class too.
+            let on_this = body.this_var().is_some()
+                && call.receiver == body.this_var()
+                && p.is_subtype(owner, md.owner);
+            if let Some(b) = body_of(m).filter(|_| on_this || md.owner == owner) {
+                if self.releases(b, depth + 1) {
+                    return true;
+                }
+            } else if p.conventions.is_disposal_method(&md.name) {
                 return true;
             }
         }

@@ -384,6 +384,9 @@ pub struct MethodDef {
     /// Cannot throw (the model's `[DoesNotThrow]`): its calls have no
     /// exceptional edge.
     pub never_throws: bool,
+    /// Throws when a check fails, by design (the model's `[ThrowsOnFailure]`,
+    /// `EnsureSuccessStatusCode`): the code expects the exceptions of its calls.
+    pub throws_on_failure: bool,
     /// Declared `private` (explicitly or by default): no code outside its
     /// class calls it.
     pub is_private: bool,
@@ -438,6 +441,7 @@ impl MethodDef {
             is_public: true,
             never_returns: false,
             never_throws: false,
+            throws_on_failure: false,
             is_private: false,
             construction_helper: false,
             lifecycle_start: false,

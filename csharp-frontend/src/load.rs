@@ -861,10 +861,12 @@ pub struct InternalError {
 /// which methods never return (their calls then end like a `throw`), and
 /// which methods a type's `Dispose()` delegates to (alternatives to it),
 /// which private helpers only constructors call, which fields guard others
-/// ([`rlc_core::derive_from_bodies`]), and which private setters calls stand
-/// for a store.
+/// ([`rlc_core::derive_from_bodies`]); calls of getters that only read a
+/// field and of private setters that only store one stand for the load or
+/// the store.
 pub fn lower_all(index: &mut Index) -> Lowered {
     let mut out = lower_where(index, |_| true);
+    rlc_core::getters::inline_field_getters(&index.program, &mut [&mut out.bodies]);
     rlc_core::derive_from_bodies(&mut index.program, &[&out.bodies]);
     rlc_core::setters::inline_storing_setters(&mut index.program, &mut out.bodies);
     rlc_core::never_returns::cut_calls(&index.program, &mut out.bodies);

@@ -8,7 +8,7 @@
 // the collection kept there, or its elements disposed) is `[Owning]` too (rule
 // `owning-param-elements`): the elements of the collection a caller builds for it (a
 // collection expression, an array, a local list, a `params` array's arguments) go with it.
-// cases: 12
+// cases: 14
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -246,5 +246,84 @@ public static class Trees
         var stray = new Node(); // expect: RLC0001
         root.Add(new Node());
         return root;
+    }
+}
+
+// A view that keeps its subviews in a list it reaches only through a getter over the
+// field (`=> _subviews ?? []`), adds at an index and returns the view it adopted, and
+// disposes the subviews by index, removing each first.
+public class View : IDisposable
+{
+    private readonly List<View>? _subviews = [];
+
+    internal IList<View> SubViews => _subviews ?? [];
+
+    public View? AddAt(int index, View? view)
+    {
+        if (view is null)
+            return null;
+        SubViews.Insert(index, view);
+        return view;
+    }
+
+    public View? Add(View? view) => AddAt(SubViews.Count, view);
+
+    public View? Remove(View? view)
+    {
+        if (view is null)
+            return null;
+        SubViews.Remove(view);
+        return view;
+    }
+
+    public void Dispose()
+    {
+        for (int i = SubViews.Count - 1; i >= 0; i--)
+        {
+            View subview = SubViews[i];
+            Remove(subview);
+            subview.Dispose();
+        }
+    }
+}
+
+// A getter that can return something other than its field is not the field.
+public class Panel : IDisposable
+{
+    private readonly List<View> _views = new();
+    private readonly List<View> _spare = new();
+
+    private List<View> Views => _views.Count > 0 ? _views : _spare;
+
+    public void Add(View view) => Views.Add(view);
+
+    public void Dispose()
+    {
+        foreach (var v in _views)
+            v.Dispose();
+    }
+}
+
+public static class Screens
+{
+    // CASE: a child added through a getter over the parent's disposed subview list is
+    // the parent's (the getter stands for its field), and `Add` returning the child it
+    // keeps gives the caller nothing to dispose (`[return: NotOwning]`).
+    public static View Build()
+    {
+        var parent = new View();
+        var child = new View();
+        parent.Add(child);
+        parent.AddAt(0, new View());
+        return parent;
+    }
+
+    // CASE: a getter that may return another list (here one never disposed) is no
+    // field: what is added through it stays the caller's.
+    public static Panel Fill()
+    {
+        var panel = new Panel();
+        panel.Add(new View()); // expect: RLC0001
+        return panel;
     }
 }

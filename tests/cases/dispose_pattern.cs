@@ -15,7 +15,7 @@
 // is the dispose pattern of its base. An inherited must-call method that calls a
 // virtual method of its class (a hook: `DisposeScope()`, an abstract `Close()`) disposes
 // the fields that the subclass's override of that hook disposes.
-// cases: 25
+// cases: 27
 using System;
 using System.IO;
 using System.Threading;
@@ -642,5 +642,49 @@ public sealed class TwoStreams : IPausable
     {
         var p = open(); // expect: RLC0001
         p.Pause();
+    }
+}
+
+// CASE: fields disposed only when `disposing` is true and cleared on every path: clearing
+// them on the finalizer's path (`disposing == false`), where managed resources are left
+// to their own finalizers, loses nothing.
+public class ClearsAfterDisposing : IDisposable
+{
+    [Owning] private FileStream? _log = File.OpenWrite("log");
+    private bool _disposed;
+
+    [Calls("_log", "Dispose")]
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    [Calls("_log", "Dispose")]
+    protected virtual void Dispose(bool disposing)
+    {
+        if (_disposed)
+            return;
+        if (disposing)
+            _log?.Dispose();
+        _log = null;
+        _disposed = true;
+    }
+}
+
+// CASE: ... but a field cleared without being disposed when `disposing` is true is lost.
+public class ClearsWithoutDisposing : IDisposable
+{
+    [Owning] private FileStream? _log = File.OpenWrite("log"); // expect: RLC0003
+
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    protected virtual void Dispose(bool disposing)
+    {
+        _log = null; // expect: RLC0004
     }
 }

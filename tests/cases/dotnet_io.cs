@@ -1,7 +1,7 @@
 // Case family: System.IO as real code uses it: File/FileInfo factories, readers and
 // writers opened from paths, factory methods that return wrappers, streams passed to
 // helper methods, ZipArchive entries, FileSystemWatcher, helpers that own nothing.
-// cases: 24
+// cases: 26
 using System;
 using System.IO;
 using System.IO.Compression;
@@ -222,5 +222,22 @@ public static class Helpers
     {
         using var stream = File.OpenRead($"" + path + $"{n}");
         return stream.ReadByte();
+    }
+}
+
+public static class WinRtAdapters
+{
+    // CASE: a WinRT adapter (`AsInputStream`, `AsRandomAccessStream`) wraps the stream it
+    // is called on: returning it hands the stream on.
+    public static Windows.Storage.Streams.IInputStream OpenInput(string path)
+    {
+        return File.OpenRead(path).AsInputStream();
+    }
+
+    // CASE: ... and losing the adapter loses the stream.
+    public static ulong SizeOf(string path)
+    {
+        var stream = File.OpenRead(path).AsRandomAccessStream(); // expect: RLC0001
+        return stream.Size;
     }
 }

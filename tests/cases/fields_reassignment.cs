@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 54
+// cases: 57
 using System;
 using System.IO;
 using System.Threading;
@@ -930,4 +930,94 @@ public sealed class KeptSnapshotProvider : IDisposable
 
     [Calls("_subscription", "Dispose")]
     public void Dispose() => _subscription?.Dispose();
+}
+
+public sealed class Cleaner : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public Cleaner(string path) => _path = path;
+
+    // CASE: an initialiser called once on an object just stored into a property and
+    // read back from it (`job.Cleaner = new Cleaner(..); job.Cleaner.Start();`).
+    public void Start() => _stream = File.OpenRead(_path);
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class Job : IDisposable
+{
+    [Owning] public Cleaner? Cleaner { get; set; }
+
+    [Calls("Cleaner", "Dispose")]
+    public void Dispose() => Cleaner?.Dispose();
+}
+
+public sealed class RecorderFromFactory : IOpenable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public RecorderFromFactory(string path) => _path = path;
+
+    // CASE: an initialiser called once on the object a factory method has just made.
+    public void Open() => _stream = File.OpenRead(_path);
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class Restarted : IDisposable
+{
+    private readonly string _path;
+    [Owning] private Stream? _stream;
+
+    public Restarted(string path) => _path = path;
+
+    // CASE: ... but one called on what a property held before this method stored into
+    // it may find the field full.
+    public void Start() => _stream = File.OpenRead(_path); // expect: RLC0004, RLC0009
+
+    [Calls("_stream", "Dispose")]
+    public void Dispose() => _stream?.Dispose();
+}
+
+public sealed class RestartJob : IDisposable
+{
+    [Owning] public Restarted? Current { get; set; }
+
+    [CreatesMustCallFor("this")]
+    public void Restart(string path, bool replace)
+    {
+        if (replace)
+        {
+            Current?.Dispose();
+            Current = new Restarted(path);
+        }
+        Current!.Start();
+    }
+
+    [Calls("Current", "Dispose")]
+    public void Dispose() => Current?.Dispose();
+}
+
+public static class StartsOnce
+{
+    public static Job Schedule(string path)
+    {
+        var job = new Job();
+        job.Cleaner = new Cleaner(path);
+        job.Cleaner.Start();
+        return job;
+    }
+
+    private static IOpenable Recorder(string path) => new RecorderFromFactory(path);
+
+    public static void Record(string path)
+    {
+        using var recorder = Recorder(path);
+        recorder.Open();
+    }
 }

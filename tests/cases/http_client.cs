@@ -1,7 +1,9 @@
 // Case family: System.Net.Http: HttpClient with and without a handler (the client takes
 // the handler unless disposeHandler is false), HttpResponseMessage, HttpRequestMessage,
-// content streams, IHttpClientFactory (its clients need no disposal).
-// cases: 16
+// content streams, IHttpClientFactory (its clients need no disposal). A response's content
+// stream is a resource alias of the response; `EnsureSuccessStatusCode` throws by design, so
+// its exception is followed under the default exception model.
+// cases: 21
 using System;
 using System.IO;
 using System.Net.Http;
@@ -134,6 +136,48 @@ public static class Responses
         using var content = new StreamContent(File.OpenRead(path));
         using var response = await client.PostAsync(uri, content);
         response.EnsureSuccessStatusCode();
+    }
+
+    // CASE: the content stream of a response is a resource alias of the response (the
+    // connection lives in it): returning it hands the response on, and the caller's
+    // disposal of the stream releases it.
+    public static async Task<Stream> OpenBody(HttpClient client, Uri uri, CancellationToken ct)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, uri);
+        var response = await client.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct);
+        return await response.Content.ReadAsStreamAsync(ct);
+    }
+
+    // CASE: `EnsureSuccessStatusCode` throws by design: a response only handed on
+    // when it succeeds is lost when it fails.
+    public static async Task<Stream> OpenCheckedBody(HttpClient client, Uri uri)
+    {
+        var response = await client.GetAsync(uri, HttpCompletionOption.ResponseHeadersRead); // expect: RLC0002
+        response.EnsureSuccessStatusCode();
+        return await response.Content.ReadAsStreamAsync();
+    }
+
+    // CASE: ... disposed under `using`, it is released on that path too.
+    public static async Task<string> ReadChecked(HttpClient client, Uri uri)
+    {
+        using var response = await client.GetAsync(uri);
+        response.EnsureSuccessStatusCode();
+        return await response.Content.ReadAsStringAsync();
+    }
+
+    // CASE: ... but reading the content as a string leaves the response undisposed.
+    public static async Task<string> ReadBodyLeaked(HttpClient client, Uri uri)
+    {
+        var response = await client.GetAsync(uri); // expect: RLC0001
+        return await response.Content.ReadAsStringAsync();
+    }
+
+    // CASE: a response takes over the content it is given.
+    public static HttpResponseMessage Respond(string path)
+    {
+        var response = new HttpResponseMessage();
+        response.Content = new StreamContent(File.OpenRead(path));
+        return response;
     }
 }
 

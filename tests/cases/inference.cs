@@ -7,7 +7,7 @@
 // guess would spread to every caller), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 94
+// cases: 95
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -1993,5 +1993,46 @@ public static class Shortcuts
         var s = new Shortcut { CommandView = File.OpenRead(a) };
         s.CommandView = File.OpenRead(b);
         return s;
+    }
+}
+
+// A page that owns a stream, shown in a frame that holds its content as `object`.
+public sealed class Page : IDisposable
+{
+    private readonly Stream _log = File.OpenWrite("page.log");
+    public void Dispose() => _log.Dispose();
+}
+
+public sealed class Frame
+{
+    public object? Content { get; set; }
+}
+
+public sealed class Shell
+{
+    private readonly Frame _frame = new();
+    private Page? _current;
+
+    // An async lookup of the page the frame shows: the cast from `object` is erased,
+    // and what awaiting a task the method holds gives is handed on, not created.
+    private async Task<Page?> CurrentPageAsync()
+    {
+        var shown = new TaskCompletionSource<object?>();
+        shown.SetResult(_frame.Content);
+        return await shown.Task as Page;
+    }
+
+    private async Task<Page?> FramePageAsync()
+    {
+        await Task.Yield();
+        return (Page?)_frame.Content;
+    }
+
+    // CASE: an async method that returns what another object holds, cast from
+    // `object`, lends it (`[return: NotOwning]` inferred): the caller keeps a reference.
+    public async Task Track()
+    {
+        _current = await CurrentPageAsync();
+        _current = await FramePageAsync();
     }
 }

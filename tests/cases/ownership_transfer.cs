@@ -3,7 +3,7 @@
 // getters, and constructors that store an argument into an [Owning] field. A `bool`
 // method that sets its `out` value to `null` before each `return false` (the `TryX`
 // convention, whatever its name) gives nothing on `false`.
-// cases: 42
+// cases: 44
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -443,6 +443,22 @@ public class SceneBuilder : Contoso.Scenes.Composite
     {
         Children = new IDisposable[] { new Sprite("e.png"), new Sprite("f.png") };
         AddChild(new Contoso.Scenes.Composite { Child = new Sprite("g.png") });
+    }
+
+    // CASE: a wrapper made only to be passed stays blind to the local its handle was
+    // kept in, when nothing reads that local again.
+    public object Adapt(string path, Contoso.Scenes.ScreenStack screens)
+    {
+        var handle = File.OpenHandle(path);
+        return screens.Wrap(new FileStream(handle, FileAccess.Read));
+    }
+
+    // CASE: ... but one whose handle the method still uses is its own.
+    public long AdaptAndMeasure(string path, Contoso.Scenes.ScreenStack screens)
+    {
+        var handle = File.OpenHandle(path);
+        screens.Wrap(new FileStream(handle, FileAccess.Read)); // expect: RLC0001
+        return RandomAccess.GetLength(handle);
     }
 
     // CASE: `_ = expr` with nothing named `_` is a discard, not a member: the value is lost.

@@ -6,7 +6,7 @@
 // (a warning) instead of being hidden, until a person writes the `[MustCall]` that
 // `infer` proposes. A written `[MustCall]` with no method, or a real resource,
 // decides it.
-// cases: 16
+// cases: 19
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -230,5 +230,82 @@ public static class Painting
     {
         var canvas = new ThemedCanvas(); // expect: RLC0001
         Console.WriteLine(canvas);
+    }
+}
+
+// A storage item whose disposal only clears its own references, and a subclass whose
+// override calls the base and clears one more.
+public abstract class StorageItem : IDisposable
+{
+    public object? ContextMenu { get; set; }
+
+    public static StorageItem? Parse(string path) =>
+        path.EndsWith('/') ? new StorageFolder() : new StorageFile();
+
+    public virtual void Dispose() => ContextMenu = null;
+}
+
+public class StorageFolder : StorageItem
+{
+    public object? NewMenu { get; set; }
+
+    public override void Dispose()
+    {
+        base.Dispose();
+        NewMenu = null;
+    }
+}
+
+public class StorageFile : StorageItem { }
+
+// A view model that only borrows its page (a disposable it is lent) and whose
+// `Dispose` is empty.
+public interface IPage : IDisposable { }
+
+public sealed class PageViewModel : IDisposable
+{
+    private readonly IPage _page;
+    public PageViewModel(IPage page) => _page = page;
+    public void Dispose() { }
+}
+
+// A ticket whose disposal clears its issuer's slot: a claim on shared state, released.
+public sealed class Ticket : IDisposable
+{
+    private readonly Desk _desk;
+    public Ticket(Desk desk) => _desk = desk;
+    public void Dispose() => _desk.Current = null;
+}
+
+public sealed class Desk
+{
+    public Ticket? Current { get; set; }
+}
+
+public static class Items
+{
+    // CASE: a base whose every override only clears its own references (after
+    // calling the base) releases nothing, and neither does each subclass.
+    public static void Browse(string path)
+    {
+        var item = StorageItem.Parse(path); // expect: RLC0010
+        var folder = new StorageFolder(); // expect: RLC0010
+        Console.WriteLine(item?.ContextMenu ?? folder.NewMenu);
+    }
+
+    // CASE: an empty `Dispose` releases nothing, though the class holds a disposable it
+    // is lent.
+    public static void Show(IPage page)
+    {
+        var model = new PageViewModel(page); // expect: RLC0010
+        Console.WriteLine(model);
+    }
+
+    // CASE: a disposal that clears another object's slot releases it: a ticket lost
+    // keeps the desk taken (RLC0001).
+    public static void Take(Desk desk)
+    {
+        var ticket = new Ticket(desk); // expect: RLC0001
+        Console.WriteLine(ticket);
     }
 }

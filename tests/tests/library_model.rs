@@ -645,7 +645,8 @@ impl<'m> Walker<'m> {
                 | SpecAttr::CreatesMustCallFor
                 | SpecAttr::DoesNotReturn
                 | SpecAttr::LifecycleStart
-                | SpecAttr::Reopens => kind == "method_declaration",
+                | SpecAttr::Reopens
+                | SpecAttr::ThrowsOnFailure => kind == "method_declaration",
                 SpecAttr::Owning | SpecAttr::NotOwning => matches!(
                     kind,
                     "property_declaration" | "indexer_declaration" | "field_declaration"

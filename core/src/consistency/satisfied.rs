@@ -5,7 +5,8 @@
 
 use super::obligations::{Discharges, ObligationKind, cmcf_target, may_own};
 use super::{ConditionNote, Engine, Fact, Loss, Step};
-use crate::facts::{BodyFacts, StoredAs};
+use crate::cfg;
+use crate::facts::{BodyFacts, StoredAs, reads_var};
 use crate::ir::{Call, CallKind, Callee, FieldRef, Node, NodeId, Operand, Stmt, VarId, VarKind};
 use crate::ownership;
 use crate::program::ParamMode;
@@ -464,7 +465,7 @@ impl Engine<'_, '_> {
                     let takes = param.is_some_and(ownership::param_takes_ownership);
                     if arg.mode == ParamMode::Ref
                         || (takes && discharges.owning_param)
-                        || self.handed_blind(call, fact)
+                        || self.handed_blind(n, q, call, fact)
                     {
                         self.escape(fact, step);
                     } else if param.is_some_and(|p| p.collection_element)
@@ -494,7 +495,7 @@ impl Engine<'_, '_> {
                 continue;
             }
             // The callee may keep or replace it: give up on it silently.
-            if arg.mode == ParamMode::Ref || self.handed_blind(call, fact) {
+            if arg.mode == ParamMode::Ref || self.handed_blind(n, q, call, fact) {
                 self.escape(fact, step);
                 continue;
             }
@@ -601,10 +602,25 @@ impl Engine<'_, '_> {
             .all(|a| self.cx.body.var(a.root()).kind == VarKind::Temp)
     }
 
-    /// Whether `call` is to a callee nothing describes and the fact's value
-    /// was made only to be passed to it.
-    fn handed_blind(&self, call: &Call, fact: &Fact) -> bool {
-        matches!(call.callee, Callee::Unresolved(_)) && self.made_only_to_pass(fact)
+    /// Whether `call`, at `n`, is to a callee nothing describes and the fact's
+    /// value was made only to be passed to it as `passed`: a temporary, whose
+    /// other names (the local a wrapped handle was kept in: `Wrap(new
+    /// FileStream(handle))`) the method does not read again.
+    fn handed_blind(&self, n: NodeId, passed: VarId, call: &Call, fact: &Fact) -> bool {
+        let body = self.cx.body;
+        let temp = |v: VarId| body.var(v).kind == VarKind::Temp;
+        let read_after = |v: VarId| {
+            body.nodes.iter().enumerate().any(|(i, m)| {
+                reads_var(&m.stmt, v) && cfg::reaches(body, n, NodeId(i as u32), |_| false)
+            })
+        };
+        matches!(call.callee, Callee::Unresolved(_))
+            && (self.made_only_to_pass(fact)
+                || temp(passed)
+                    && fact
+                        .aliases
+                        .iter()
+                        .all(|a| temp(a.root()) || !read_after(a.root())))
     }
 
     /// The value escapes where the analysis cannot follow: given up silently.

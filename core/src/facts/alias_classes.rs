@@ -145,6 +145,13 @@ impl AliasClasses {
     }
 
     /// The sources the class of `var` may hold.
+    /// Whether `a` and `b` may be resource aliases of each other.
+    pub fn same(&self, a: VarId, b: VarId) -> bool {
+        self.class
+            .get(a.index())
+            .is_some_and(|c| self.class.get(b.index()) == Some(c))
+    }
+
     pub fn sources(&self, var: VarId) -> &[ValueSource] {
         self.class
             .get(var.index())

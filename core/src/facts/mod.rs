@@ -107,23 +107,27 @@ impl<'p> ProgramFacts<'p> {
         BodyFacts::new(self, id, seeds)
     }
 
-    /// The facts of a method's body; a `Dispose(bool disposing)` body is read
-    /// with `disposing == true`, the call `Dispose()` makes.
-    pub fn method_facts(&self, method: MethodId) -> Option<BodyFacts<'_>> {
-        let id = self.body_of(method)?;
-        let def = self.program.get_method(method)?;
+    /// `disposing == true` for a `Dispose(bool disposing)` body: the other
+    /// value is the finalizer's, whose path must leave managed resources to
+    /// their own finalizers.
+    pub fn disposing_seed(&self, body: &Body) -> Option<(VarId, bool)> {
+        let def = self.program.get_method(body.method?)?;
         let must_call = self
             .types
             .of_type(def.owner)
             .map(|o| o.must_call.methods.as_slice())
             .unwrap_or(&[]);
+        ownership::is_dispose_pattern(self.program, def, must_call)
+            .then(|| Some((body.param_var(0)?, true)))
+            .flatten()
+    }
+
+    /// The facts of a method's body; a `Dispose(bool disposing)` body is read
+    /// with `disposing == true`, the call `Dispose()` makes.
+    pub fn method_facts(&self, method: MethodId) -> Option<BodyFacts<'_>> {
+        let id = self.body_of(method)?;
         let body = self.bodies.get(id)?;
-        let mut seeds: Vec<(VarId, bool)> =
-            if ownership::is_dispose_pattern(self.program, def, must_call) {
-                body.param_var(0).map(|v| (v, true)).into_iter().collect()
-            } else {
-                Vec::new()
-            };
+        let mut seeds: Vec<(VarId, bool)> = self.disposing_seed(body).into_iter().collect();
         // The object's guarantees are about what it owns: read its ownership
         // flags (`leaveOpen`) as saying it owns.
         seeds.extend(ownership::flag_loads(self.program, body));

@@ -80,7 +80,10 @@ pub(super) fn evidence(
         if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v, Lent::Result)? {
             first.get_or_insert(NodeId(i as u32));
             forwards |= forwarded;
-            carries = carries || carries_obligation(p, types, body, defs, *v);
+            // An `async` method's value cast from `object` (`return await t as
+            // Page;`, the cast erased) is what its task's result type says.
+            let cast_in_task = body.is_async && forwarded && says_nothing(p, &body.var(*v).ty);
+            carries = carries || cast_in_task || carries_obligation(p, types, body, defs, *v);
         }
     }
     if (open && !forwards) || !carries {
@@ -374,7 +377,8 @@ fn borrowed(
     let mut seen: FxHashSet<VarId> = FxHashSet::default();
     let mut stack = vec![v];
     let (mut any, mut forwarded) = (false, false);
-    // A value created here: lent only if the object keeps it too.
+    // A value created here, or one it takes over: lent only if the object
+    // keeps it too.
     let mut created = false;
     while let Some(v) = stack.pop() {
         if !seen.insert(v) {
@@ -390,9 +394,8 @@ fn borrowed(
                     .get(i as usize)
                     .is_some_and(|p| p.mode == ParamMode::Out) => {}
             VarKind::Param(i) => {
-                if md.params.get(i as usize).is_none_or(param_is_owning) {
-                    return None;
-                }
+                // A parameter it takes over: lent only if the object keeps it.
+                created |= md.params.get(i as usize).is_none_or(param_is_owning);
                 any = true;
             }
             VarKind::Captured => return None,
@@ -418,7 +421,12 @@ fn borrowed(
                     any = true;
                     forwarded = true;
                 }
-                Stmt::Opaque { owning: false, .. } => any = true,
+                // What awaiting a task it holds gives (`await tcs.Task`) is
+                // handed on from whoever completed the task.
+                Stmt::Opaque { owning: false, .. } => {
+                    any = true;
+                    forwarded = true;
+                }
                 Stmt::Call(call)
                     if call.dst == Some(v) && lent == Lent::Result && recursive(call) => {}
                 Stmt::Call(call) if call.dst == Some(v) => {
@@ -454,7 +462,8 @@ fn borrowed(
     if created {
         // Get-or-create: `s = new ..; _cache[key] = s; return s;` lends what
         // the object now owns, or what the program keeps for its lifetime
-        // (`Registry.Set(key, s); return s;`).
+        // (`Registry.Set(key, s); return s;`); so does `Add(child)` returning
+        // the child it keeps.
         if !kept_by_this(p, body, &seen) && !kept_statically(p, body, &seen) {
             return None;
         }

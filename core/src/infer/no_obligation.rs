@@ -12,9 +12,11 @@
 //!   type with an obligation of its own;
 //! - neither it nor a base class has a finalizer;
 //! - none of its fields (own or inherited) holds a value with an obligation, a
-//!   collection of such values, an `IntPtr`/`UIntPtr`, or a handle type;
-//! - no subclass in the program declares `Dispose`, `DisposeAsync`,
-//!   `DisposeAsyncCore` or `Close`;
+//!   collection of such values, an `IntPtr`/`UIntPtr`, or a handle type,
+//!   unless the program only ever stores into it what it is lent (parameters,
+//!   members of other objects: a view model's page);
+//! - every subclass in the program that declares `Dispose`, `DisposeAsync`,
+//!   `DisposeAsyncCore` or `Close` qualifies too;
 //! - the disposal methods' bodies call no must-call method on anything
 //!   (directly or through a `[Calls]` callee), pass nothing with an obligation to
 //!   a call, and call no method of the class itself that does.
@@ -22,8 +24,8 @@
 use rustc_hash::FxHashMap;
 
 use super::{InferredAttr, InferredSpec, SpecTarget};
-use crate::ir::{Bodies, BodyId};
-use crate::must_call::{MustCallTypes, releases_something, subclass_overrides};
+use crate::ir::{Bodies, Body, BodyId, FieldRef, Operand, Stmt, VarId, VarKind};
+use crate::must_call::{MustCallTypes, overriding_subclasses, releases_something};
 use crate::program::{
     DeclaredIn, FieldId, Harmless, InferRule, MethodId, MustCall, Program, Provenance, TypeId,
     TypeKind,
@@ -141,11 +143,15 @@ fn qualifies(
     if disposers.is_empty() || disposers.iter().any(|m| !p.method(*m).has_body) {
         return None;
     }
-    if fields_of(p, t).iter().any(|f| holds_resource(p, types, *f)) {
+    if fields_of(p, t)
+        .iter()
+        .any(|f| holds_resource(p, types, *f) && !only_lent(p, bodies, *f))
+    {
         return None;
     }
-    if subclass_overrides(p, t) {
-        return None;
+    // A subclass's own disposal must release nothing either.
+    for s in overriding_subclasses(p, t) {
+        qualifies(p, types, bodies, body_of, s)?;
     }
     let body = |m: MethodId| body_of.get(&m).and_then(|i| bodies.get(*i));
     for &d in &disposers {
@@ -193,6 +199,69 @@ fn fields_of(p: &Program, t: TypeId) -> Vec<FieldId> {
         }));
     }
     out
+}
+
+/// Whether every store into `f` in the program stores a parameter of the
+/// storing method or a member of another object (through copies), or
+/// nothing (`null`): values the object is lent, which a `Dispose` that
+/// releases nothing rightly leaves alone. A value created for the field
+/// would be its own to release.
+fn only_lent(p: &Program, bodies: &Bodies, f: FieldId) -> bool {
+    let mut stores = 0;
+    for body in bodies.iter() {
+        let defs = crate::facts::Definitions::of(body);
+        for node in &body.nodes {
+            let Stmt::Store {
+                field: FieldRef::Known(g),
+                src,
+                ..
+            } = &node.stmt
+            else {
+                continue;
+            };
+            if *g != f {
+                continue;
+            }
+            stores += 1;
+            if !src.var().is_none_or(|v| lent(body, &defs, v)) {
+                return false;
+            }
+        }
+    }
+    // An auto-property's initializer or a positional parameter may fill it
+    // without a store the program shows.
+    stores > 0 && !p.field(f).is_auto_property
+}
+
+/// Whether `v` only holds a parameter of `body` or a member of another object.
+fn lent(body: &Body, defs: &crate::facts::Definitions, v: VarId) -> bool {
+    let mut stack = vec![v];
+    let mut seen = Vec::new();
+    while let Some(v) = stack.pop() {
+        if seen.contains(&v) || seen.len() > 16 {
+            continue;
+        }
+        seen.push(v);
+        if matches!(body.var(v).kind, VarKind::Param(_)) {
+            continue;
+        }
+        let ds = defs.all(v);
+        if ds.is_empty() {
+            return false;
+        }
+        for n in ds {
+            match &body.node(*n).stmt {
+                Stmt::Copy {
+                    src: Operand::Var(s),
+                    ..
+                } => stack.push(*s),
+                Stmt::Copy { .. } => {}
+                Stmt::Load { base: Some(b), .. } if Some(*b) != body.this_var() => {}
+                _ => return false,
+            }
+        }
+    }
+    true
 }
 
 fn holds_resource(p: &Program, types: &MustCallTypes, f: FieldId) -> bool {

@@ -8,7 +8,8 @@ use super::leak;
 use super::text::satisfied_by_using;
 use crate::consistency::{ConditionNote, Event, Obligation};
 use crate::rules::Keyed;
-use crate::facts::BodyFacts;
+use crate::facts::{AliasClasses, BodyFacts};
+
 use crate::ir::{Operand, Stmt};
 use crate::rules::RuleId;
 
@@ -46,14 +47,14 @@ pub(super) fn report(
     (d, ty)
 }
 
-/// Whether the method returns the value (through copies) when nothing fails.
+/// Whether the method returns the value (through copies, or a resource alias
+/// of it: `response.Content.ReadAsStreamAsync()`) when nothing fails.
 fn returned(cx: &BodyFacts<'_>, ob: &Obligation) -> bool {
     let Some(v) = ob.var else {
         return false;
     };
-    let root = cx.defs.copied_from(cx.body, v);
+    let aliases = AliasClasses::of(cx.program, cx.types, cx.body);
     cx.body.nodes.iter().any(|n| {
-        matches!(&n.stmt, Stmt::Return(Some(Operand::Var(r)))
-            if cx.defs.copied_from(cx.body, *r) == root)
+        matches!(&n.stmt, Stmt::Return(Some(Operand::Var(r))) if aliases.same(*r, v))
     })
 }

@@ -706,6 +706,7 @@ pub(super) fn method_def(
     let mut creates = Vec::new();
     let mut never_returns = false;
     let mut never_throws = false;
+    let mut throws_on_failure = false;
     let mut lifecycle_start = false;
     let mut reopens = false;
     for (kind, attr) in spec_attrs(p.return_attrs) {
@@ -756,6 +757,7 @@ pub(super) fn method_def(
             }
             SpecAttr::DoesNotReturn => never_returns = true,
             SpecAttr::DoesNotThrow => never_throws = true,
+            SpecAttr::ThrowsOnFailure => throws_on_failure = true,
             SpecAttr::LifecycleStart => lifecycle_start = true,
             SpecAttr::Reopens => reopens = true,
             _ => {}
@@ -891,6 +893,7 @@ pub(super) fn method_def(
         inlined: false,
         never_returns,
         never_throws,
+        throws_on_failure,
         has_body: p.has_body,
         span,
     }

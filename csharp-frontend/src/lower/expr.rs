@@ -687,7 +687,14 @@ impl Lowerer<'_> {
                     );
                     return Operand::Var(t);
                 }
-                if let Some(field) = data.field {
+                // A getter that gives a resource alias of its object (the
+                // library's `HttpResponseMessage.Content { [MustCallAlias]
+                // get; set; }`) is called, as its spec needs, though the
+                // property is stored as a field.
+                let alias_getter = data
+                    .getter
+                    .filter(|&g| self.index.program.method(g).this_must_call_alias.is_some());
+                if let (Some(field), None) = (data.field, alias_getter) {
                     let t = self.temp(&ty, range);
                     self.emit(
                         IrStmt::Load {

@@ -172,23 +172,25 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Appends a node that may throw: it gets an edge to the innermost handler
-    /// (unless it calls a `[DoesNotThrow]` method).
+    /// (unless it calls a `[DoesNotThrow]` method), one the code expects when
+    /// it calls a `[ThrowsOnFailure]` method.
     fn emit_throwing(&mut self, stmt: IrStmt, range: TextRange) -> NodeId {
         let is_call = matches!(stmt, IrStmt::Call(_));
-        let throws = match &stmt {
+        let (throws, expected) = match &stmt {
             IrStmt::Call(call) => match call.callee {
                 ir::Callee::Method(m) => self
                     .index
                     .program
                     .get_method(m)
-                    .is_none_or(|d| !d.never_throws),
-                _ => true,
+                    .map_or((true, false), |d| (!d.never_throws, d.throws_on_failure)),
+                _ => (true, false),
             },
-            _ => true,
+            _ => (true, false),
         };
         let n = self.emit(stmt, range);
         if throws {
-            let exc = self.exc_edge();
+            let mut exc = self.exc_edge();
+            exc.explicit |= expected;
             self.b.set_exc(n, Some(exc));
         }
         if is_call {

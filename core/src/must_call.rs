@@ -407,11 +407,21 @@ impl Release<'_, '_> {
                 continue;
             };
             // A method of the class or of a base it inherits from, called on
-            // `this` (`base.Dispose()`, `Dispose(true)`), releases what its
-            // body does, whatever its name; another method of the class too.
+            // `this` (`base.Dispose()`, `Close()`), releases what its body
+            // does, whatever its name; another method of the class too. A
+            // virtual one runs whatever override the object's class has
+            // (`OnClose()`), which may release: unless the call is its
+            // override's `base.` call, it may.
             let on_this = body.this_var().is_some()
                 && call.receiver == body.this_var()
                 && p.is_subtype(owner, md.owner);
+            let base_call = body
+                .method
+                .and_then(|c| p.get_method(c))
+                .is_some_and(|c| c.overrides.contains(&m));
+            if (md.is_virtual || md.is_abstract) && !base_call {
+                return true;
+            }
             if let Some(b) = body_of(m).filter(|_| on_this || md.owner == owner) {
                 if self.releases(b, depth + 1) {
                     return true;

@@ -8,7 +8,7 @@
 // the collection kept there, or its elements disposed) is `[Owning]` too (rule
 // `owning-param-elements`): the elements of the collection a caller builds for it (a
 // collection expression, an array, a local list, a `params` array's arguments) go with it.
-// cases: 14
+// cases: 15
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -325,5 +325,38 @@ public static class Screens
         var panel = new Panel();
         panel.Add(new View()); // expect: RLC0001
         return panel;
+    }
+}
+
+// A container whose `Children` setter adopts each element of the array it is given.
+public class Group : IDisposable
+{
+    private readonly List<View> _children = new();
+
+    public View[] Children
+    {
+        set
+        {
+            foreach (var c in value)
+                _children.Add(c);
+        }
+    }
+
+    public void Dispose()
+    {
+        foreach (var c in _children)
+            c.Dispose();
+    }
+}
+
+public static class Groups
+{
+    // CASE: an array assigned to a setter whose every path adopts its elements hands
+    // them over (`owning-param-elements` on the setter's value).
+    public static Group Build()
+    {
+        var group = new Group();
+        group.Children = new[] { new View(), new View() };
+        return group;
     }
 }

@@ -13,7 +13,7 @@
 // value it held is lost there; a callee that reads it first may dispose or keep it.
 // A private setter that only stores its value stands for that store: the overwrite is
 // reported where the class assigns the property; a setter others call reports it itself.
-// cases: 57
+// cases: 58
 using System;
 using System.IO;
 using System.Threading;
@@ -125,6 +125,24 @@ public sealed class LazyOwner : IDisposable
 
     [Calls("_stream", "Dispose")]
     public void Dispose() => _stream?.Dispose();
+}
+
+// CASE: lazy initialisation behind `is not null || ..`: the null test is one operand of
+// the condition, not a pattern over the whole of it.
+public sealed class WatcherOwner : IDisposable
+{
+    [Owning] private FileSystemWatcher? _watcher;
+
+    [CreatesMustCallFor("this")]
+    public void Start(string path)
+    {
+        if (_watcher is not null || !Directory.Exists(path))
+            return;
+        _watcher = new FileSystemWatcher(path);
+    }
+
+    [Calls("_watcher", "Dispose")]
+    public void Dispose() => _watcher?.Dispose();
 }
 
 // CASE: lazy initialisation behind `== default`, which tests a reference for null.

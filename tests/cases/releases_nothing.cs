@@ -6,7 +6,7 @@
 // (a warning) instead of being hidden, until a person writes the `[MustCall]` that
 // `infer` proposes. A written `[MustCall]` with no method, or a real resource,
 // decides it.
-// cases: 19
+// cases: 20
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -307,5 +307,42 @@ public static class Items
     {
         var ticket = new Ticket(desk); // expect: RLC0001
         Console.WriteLine(ticket);
+    }
+}
+
+// An envelope whose disposal runs a virtual hook that a subclass overrides to close its
+// body stream.
+public abstract class Envelope : IDisposable
+{
+    public bool Closed { get; private set; }
+
+    public static Envelope Open(string path) => new StreamedEnvelope(path);
+
+    public void Close()
+    {
+        Closed = true;
+        OnClose();
+    }
+
+    protected virtual void OnClose() { }
+
+    public void Dispose() => Close();
+}
+
+public sealed class StreamedEnvelope : Envelope
+{
+    private readonly Stream _body;
+    public StreamedEnvelope(string path) => _body = File.OpenRead(path);
+    protected override void OnClose() => _body.Dispose();
+}
+
+public static class Envelopes
+{
+    // CASE: a disposal that runs a virtual hook releases what an override of it may
+    // release: an envelope lost is a leak (RLC0001), not one that releases nothing.
+    public static bool Peek(string path)
+    {
+        var envelope = Envelope.Open(path); // expect: RLC0001
+        return envelope.Closed;
     }
 }

@@ -614,13 +614,14 @@ impl Engine<'_, '_> {
                 reads_var(&m.stmt, v) && cfg::reaches(body, n, NodeId(i as u32), |_| false)
             })
         };
+        // A field names the value beyond this method: it stays its maker's.
+        let unnamed_after = |a: &Alias| match *a {
+            Alias::Var(v) => temp(v) || !read_after(v),
+            Alias::Path(v, _) => temp(v),
+        };
         matches!(call.callee, Callee::Unresolved(_))
             && (self.made_only_to_pass(fact)
-                || temp(passed)
-                    && fact
-                        .aliases
-                        .iter()
-                        .all(|a| temp(a.root()) || !read_after(a.root())))
+                || temp(passed) && fact.aliases.iter().all(unnamed_after))
     }
 
     /// The value escapes where the analysis cannot follow: given up silently.

@@ -80,9 +80,18 @@ pub(super) fn evidence(
         if let Source::Borrowed { forwarded } = borrowed(p, md, body, defs, *v, Lent::Result)? {
             first.get_or_insert(NodeId(i as u32));
             forwards |= forwarded;
-            // An `async` method's value cast from `object` (`return await t as
-            // Page;`, the cast erased) is what its task's result type says.
-            let cast_in_task = body.is_async && forwarded && says_nothing(p, &body.var(*v).ty);
+            // An `async` method's value cast from `object`, the cast erased, is
+            // what its task's result type says: another object's member
+            // (`return (Page)_frame.Content;`) or what awaiting a task it
+            // holds gives (`return await shown.Task as Page;`).
+            let awaited = || {
+                defs.all(*v)
+                    .iter()
+                    .any(|n| matches!(body.node(*n).stmt, Stmt::Opaque { owning: false, .. }))
+            };
+            let of_object =
+                body.var(*v).ty.ty.is_some() && body.var(*v).ty.ty == p.well_known.object;
+            let cast_in_task = body.is_async && of_object && (forwarded || awaited());
             carries = carries || cast_in_task || carries_obligation(p, types, body, defs, *v);
         }
     }
@@ -421,12 +430,7 @@ fn borrowed(
                     any = true;
                     forwarded = true;
                 }
-                // What awaiting a task it holds gives (`await tcs.Task`) is
-                // handed on from whoever completed the task.
-                Stmt::Opaque { owning: false, .. } => {
-                    any = true;
-                    forwarded = true;
-                }
+                Stmt::Opaque { owning: false, .. } => any = true,
                 Stmt::Call(call)
                     if call.dst == Some(v) && lent == Lent::Result && recursive(call) => {}
                 Stmt::Call(call) if call.dst == Some(v) => {

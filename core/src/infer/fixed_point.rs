@@ -654,10 +654,9 @@ impl State<'_> {
             let Some(m) = body.method.filter(|m| is_source_method(&self.p, *m)) else {
                 continue;
             };
+            // A setter's `value` too (`Children = new[] { .. }` over a setter that
+            // adds each child to the list its class disposes).
             let md = self.p.method(m);
-            if md.kind == MethodKind::Setter {
-                continue;
-            }
             for (i, pd) in md.params.iter().enumerate() {
                 let i = i as u32;
                 let read = body.param_var(i).is_some_and(|v| {

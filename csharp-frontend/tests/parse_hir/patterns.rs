@@ -75,3 +75,11 @@ fn not_binds_tighter_than_and_and_or() {
     assert_eq!(expr("o is A or B and C"), "(is o#0 (or A (and B C)))");
     assert_eq!(expr("o is not (A or B)"), "(is o#0 (not (or A B)))");
 }
+
+#[test]
+fn a_constant_pattern_does_not_swallow_a_looser_operator() {
+    // tree-sitter reads these as `o is not (null || x)`: the test binds tighter.
+    assert_eq!(expr("o is not null || x"), "(|| (is o#0 (not null)) x)");
+    assert_eq!(expr("o is null && x || y"), "(|| (&& (is o#0 null) x) y)");
+    assert_eq!(expr("o is not null"), "(is o#0 (not null))");
+}

@@ -466,8 +466,63 @@ impl<'t> BodyBuilder<'_, 't> {
     fn is_pattern_expr(&mut self, n: Node<'t>) -> ExprId {
         let syn = self.syn;
         let expr = self.field_expr(n, F::Expression);
+        if let Some(fixed) = self.constant_pattern_spilled(n, expr) {
+            return fixed;
+        }
         let pat = self.opt_pat(syn.field(n, F::Pattern), n);
         self.operator(n, expr, RELATIONAL, move |expr| Expr::Is { expr, pat })
+    }
+
+    /// tree-sitter-c-sharp reads `x is not null || y` as `x is not (null ||
+    /// y)`: a constant pattern (negated or not) over a binary expression whose
+    /// operator binds looser than `is`. The constant is the leftmost operand;
+    /// the test of `expr` against it takes its place in that expression:
+    /// `(x is not null) || y`.
+    fn constant_pattern_spilled(&mut self, n: Node<'t>, expr: ExprId) -> Option<ExprId> {
+        let syn = self.syn;
+        let pat = syn.field(n, F::Pattern)?;
+        let (negated, constant) = match syn.kind(pat) {
+            K::NegatedPattern => (true, syn.first_named(pat)?),
+            _ => (false, pat),
+        };
+        if syn.kind(constant) != K::ConstantPattern {
+            return None;
+        }
+        let looser = |b: Node<'t>| {
+            syn.kind(b) == K::BinaryExpression
+                && syn
+                    .field(b, F::Operator)
+                    .and_then(|o| BinaryOp::from_token(syn.text(o)))
+                    .is_some_and(|op| precedence(op) < RELATIONAL)
+        };
+        let mut spine = vec![syn.first_named(constant).filter(|b| looser(*b))?];
+        let mut leaf = syn.field(*spine.last()?, F::Left)?;
+        while looser(leaf) && spine.len() < 64 {
+            spine.push(leaf);
+            leaf = syn.field(leaf, F::Left)?;
+        }
+        let value = self.expr(leaf);
+        let mut test = self.body.alloc_pat(Pat::Constant(value), Syn::range(leaf));
+        if negated {
+            let range = TextRange::new(pat.start_byte() as u32, leaf.end_byte() as u32);
+            test = self.body.alloc_pat(Pat::Not(test), range);
+        }
+        let start = n.start_byte() as u32;
+        let mut acc = self.body.alloc_expr(
+            Expr::Is { expr, pat: test },
+            TextRange::new(start, leaf.end_byte() as u32),
+        );
+        for b in spine.into_iter().rev() {
+            let op = syn
+                .field(b, F::Operator)
+                .and_then(|o| BinaryOp::from_token(syn.text(o)))?;
+            let rhs = self.field_expr(b, F::Right);
+            let range = TextRange::new(start, b.end_byte() as u32);
+            acc = self
+                .body
+                .alloc_expr(Expr::Binary { op, lhs: acc, rhs }, range);
+        }
+        Some(acc)
     }
 
     fn object_creation_expr(&mut self, n: Node<'t>) -> Expr {

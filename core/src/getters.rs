@@ -26,32 +26,24 @@ pub fn inline_field_getters(program: &Program, parts: &mut [&mut Bodies]) {
         return;
     }
     for bodies in parts.iter_mut() {
-        for id in bodies.ids().collect::<Vec<_>>() {
-            let Some(body) = bodies.get_mut(id) else {
+        for (m, node) in bodies.method_calls_mut() {
+            let Stmt::Call(call) = &node.stmt else {
                 continue;
             };
-            for node in &mut body.nodes {
-                let Stmt::Call(call) = &node.stmt else {
-                    continue;
-                };
-                let crate::ir::Callee::Method(m) = call.callee else {
-                    continue;
-                };
-                let (Some(&field), Some(dst), true, false) = (
-                    getters.get(&m),
-                    call.dst,
-                    call.args.is_empty(),
-                    call.awaited,
-                ) else {
-                    continue;
-                };
-                node.stmt = Stmt::Load {
-                    dst,
-                    base: call.receiver,
-                    field: FieldRef::Known(field),
-                };
-                node.exc = None;
-            }
+            let (Some(&field), Some(dst), true, false) = (
+                getters.get(&m),
+                call.dst,
+                call.args.is_empty(),
+                call.awaited,
+            ) else {
+                continue;
+            };
+            node.stmt = Stmt::Load {
+                dst,
+                base: call.receiver,
+                field: FieldRef::Known(field),
+            };
+            node.exc = None;
         }
     }
 }

@@ -23,31 +23,23 @@ pub fn inline_storing_setters(program: &mut Program, bodies: &mut Bodies) {
     for m in stores.keys() {
         program.methods[m.index()].inlined = true;
     }
-    for id in bodies.ids().collect::<Vec<_>>() {
-        let Some(body) = bodies.get_mut(id) else {
+    for (m, node) in bodies.method_calls_mut() {
+        let Stmt::Call(call) = &node.stmt else {
             continue;
         };
-        for node in &mut body.nodes {
-            let Stmt::Call(call) = &node.stmt else {
-                continue;
-            };
-            let crate::ir::Callee::Method(m) = call.callee else {
-                continue;
-            };
-            let (Some(&field), Some(base), None, [arg]) = (
-                stores.get(&m),
-                call.receiver,
-                call.dst,
-                call.args.as_slice(),
-            ) else {
-                continue;
-            };
-            node.stmt = Stmt::Store {
-                base: Some(base),
-                field: FieldRef::Known(field),
-                src: arg.value.clone(),
-            };
-        }
+        let (Some(&field), Some(base), None, [arg]) = (
+            stores.get(&m),
+            call.receiver,
+            call.dst,
+            call.args.as_slice(),
+        ) else {
+            continue;
+        };
+        node.stmt = Stmt::Store {
+            base: Some(base),
+            field: FieldRef::Known(field),
+            src: arg.value.clone(),
+        };
     }
 }
 

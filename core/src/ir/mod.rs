@@ -555,6 +555,20 @@ impl Bodies {
             .enumerate()
             .map(|(i, b)| (BodyId(i as u32), b))
     }
+    /// Every node of every body that calls a method of the program, with
+    /// that method: for the passes that rewrite such calls.
+    pub fn method_calls_mut(&mut self) -> impl Iterator<Item = (MethodId, &mut Node)> + '_ {
+        self.bodies
+            .iter_mut()
+            .flat_map(|b| b.nodes.iter_mut())
+            .filter_map(|node| match &node.stmt {
+                Stmt::Call(call) => match call.callee {
+                    Callee::Method(m) => Some((m, node)),
+                    _ => None,
+                },
+                _ => None,
+            })
+    }
     /// Every id, in order.
     pub fn ids(&self) -> impl Iterator<Item = BodyId> + use<> {
         (0..self.bodies.len() as u32).map(BodyId)

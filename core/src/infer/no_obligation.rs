@@ -21,7 +21,9 @@
 //!   (directly or through a `[Calls]` callee), pass nothing with an obligation to
 //!   a call, and call no method of the class itself that does.
 
-use rustc_hash::FxHashMap;
+use std::cell::OnceCell;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{InferredAttr, InferredSpec, SpecTarget};
 use crate::ir::{Bodies, Body, BodyId, FieldRef, Operand, Stmt, VarId, VarKind};
@@ -42,9 +44,10 @@ pub(super) fn apply(
     // Bases first, so a subclass sees its base's verdict; refreshing one type
     // at a time keeps this linear in the number of types.
     let mut types = MustCallTypes::compute(p);
+    let lent = only_lent(p, bodies);
     for t in types.supertypes_first().to_vec() {
         types.refresh(p, t);
-        if let Some(evidence) = qualifies(p, &types, bodies, body_of, t) {
+        if let Some(evidence) = qualifies(p, &types, bodies, body_of, &lent, t) {
             p.types[t.index()].must_call = Some((
                 MustCall::none(),
                 Provenance::Inferred {
@@ -90,6 +93,7 @@ fn qualifies(
     types: &MustCallTypes,
     bodies: &Bodies,
     body_of: &FxHashMap<MethodId, BodyId>,
+    lent: &FxHashSet<FieldId>,
     t: TypeId,
 ) -> Option<crate::Span> {
     let ty = p.get_ty(t)?;
@@ -145,13 +149,13 @@ fn qualifies(
     }
     if fields_of(p, t)
         .iter()
-        .any(|f| holds_resource(p, types, *f) && !only_lent(p, bodies, *f))
+        .any(|f| holds_resource(p, types, *f) && !lent.contains(f))
     {
         return None;
     }
     // A subclass's own disposal must release nothing either.
     for s in overriding_subclasses(p, t) {
-        qualifies(p, types, bodies, body_of, s)?;
+        qualifies(p, types, bodies, body_of, lent, s)?;
     }
     let body = |m: MethodId| body_of.get(&m).and_then(|i| bodies.get(*i));
     for &d in &disposers {
@@ -201,36 +205,37 @@ fn fields_of(p: &Program, t: TypeId) -> Vec<FieldId> {
     out
 }
 
-/// Whether every store into `f` in the program stores a parameter of the
+/// The fields into which the program only ever stores a parameter of the
 /// storing method or a member of another object (through copies), or
 /// nothing (`null`): values the object is lent, which a `Dispose` that
 /// releases nothing rightly leaves alone. A value created for the field
-/// would be its own to release.
-fn only_lent(p: &Program, bodies: &Bodies, f: FieldId) -> bool {
-    let mut stores = 0;
+/// would be its own to release. Found in one pass over the bodies.
+fn only_lent(p: &Program, bodies: &Bodies) -> FxHashSet<FieldId> {
+    // Per field: whether every store seen so far is lent.
+    let mut stores: FxHashMap<FieldId, bool> = FxHashMap::default();
     for body in bodies.iter() {
-        let defs = crate::facts::Definitions::of(body);
+        let defs = OnceCell::new();
         for node in &body.nodes {
             let Stmt::Store {
-                field: FieldRef::Known(g),
+                field: FieldRef::Known(f),
                 src,
                 ..
             } = &node.stmt
             else {
                 continue;
             };
-            if *g != f {
-                continue;
-            }
-            stores += 1;
-            if !src.var().is_none_or(|v| lent(body, &defs, v)) {
-                return false;
-            }
+            let defs = defs.get_or_init(|| crate::facts::Definitions::of(body));
+            let ok = src.var().is_none_or(|v| lent(body, defs, v));
+            *stores.entry(*f).or_insert(true) &= ok;
         }
     }
     // An auto-property's initializer or a positional parameter may fill it
     // without a store the program shows.
-    stores > 0 && !p.field(f).is_auto_property
+    stores
+        .into_iter()
+        .filter(|&(f, ok)| ok && !p.field(f).is_auto_property)
+        .map(|(f, _)| f)
+        .collect()
 }
 
 /// Whether `v` only holds a parameter of `body` or a member of another object.

@@ -1,6 +1,7 @@
 //! Methods that never return normally: throw helpers (`static Stream Fail() =>
 //! throw ..;`, a method that only calls one), methods that only recurse, and
-//! `[DoesNotReturn]` methods.
+//! `[DoesNotReturn]` methods. One that does not throw either (`[DoesNotReturn,
+//! DoesNotThrow]`: `Environment.Exit`) ends the process, and with it the path.
 //! A call to one ends its path as a `throw` does, so `_s ?? Fail()` never
 //! yields a "new" value from the helper and the code after the call is
 //! unreachable. A fact the code states, derived once from the bodies and
@@ -10,7 +11,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::ir::{Bodies, Body, Callee, Cond, Node, NodeId, Operand, Stmt, Succ, VarId};
-use crate::program::{Const, MethodId, MethodKind, Program};
+use crate::program::{Const, MethodDef, MethodId, MethodKind, Program};
 
 /// Marks the methods of `program` whose body in `bodies` cannot reach its
 /// normal exit, given the methods already marked (`[DoesNotReturn]`, or an
@@ -89,7 +90,13 @@ pub fn cut_calls(program: &Program, bodies: &mut Bodies) {
         };
         let mut asserts: Vec<(usize, VarId, bool)> = Vec::new();
         for (i, node) in body.nodes.iter_mut().enumerate() {
+            // A call that neither returns nor throws ends the process
+            // (`Environment.Exit`): no `finally` runs after it, and the
+            // operating system takes back what the process held.
             if node.exc.is_none() {
+                if calls_ending_process(program, &node.stmt) {
+                    node.succ = Succ::None;
+                }
                 continue;
             }
             match does_not_return_if(program, &node.stmt) {
@@ -155,13 +162,21 @@ fn does_not_return_if(program: &Program, stmt: &Stmt) -> Option<Stops> {
 }
 
 fn calls_never_returning(program: &Program, stmt: &Stmt) -> bool {
+    callee(program, stmt).is_some_and(|d| d.never_returns)
+}
+
+fn calls_ending_process(program: &Program, stmt: &Stmt) -> bool {
+    callee(program, stmt).is_some_and(|d| d.never_returns && d.never_throws)
+}
+
+fn callee<'p>(program: &'p Program, stmt: &Stmt) -> Option<&'p MethodDef> {
     let Stmt::Call(call) = stmt else {
-        return false;
+        return None;
     };
     let Callee::Method(m) = call.callee else {
-        return false;
+        return None;
     };
-    program.get_method(m).is_some_and(|d| d.never_returns)
+    program.get_method(m)
 }
 
 /// Whether the normal exit is reachable from the entry along normal and

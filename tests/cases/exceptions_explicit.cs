@@ -2,7 +2,7 @@
 // only inside a user-written `try` that has a `catch` or `finally` (a `using` is not
 // one), plus explicit `throw`. Leaks that exist only on exceptional paths are RLC0002.
 // The same scenarios appear in exceptions_none.cs and exceptions_all.cs.
-// cases: 20
+// cases: 21
 using System;
 using System.Collections.Concurrent;
 using System.IO;
@@ -330,4 +330,25 @@ public sealed class StartedDispatcher : IDisposable
     }
 
     public void Dispose() => _execution.Dispose();
+}
+
+public static class DisposalsThatCannotThrow
+{
+    // CASE: a disposal is not where exceptions are expected, even of an object that
+    // owes none (`MemoryStream`): a value returned just before a `using` ends is not
+    // lost there.
+    public static Stream ReturnedBeforeUsingEnds(Stream source, string path)
+    {
+        try
+        {
+            using var buffer = new MemoryStream();
+            source.CopyTo(buffer);
+            return File.OpenRead(path);
+        }
+        catch (IOException ex)
+        {
+            throw new InvalidOperationException("unreadable", ex);
+        }
+    }
+
 }

@@ -6,11 +6,12 @@
 // qualify: a virtual method that throws may be overridden by one that returns.
 // A call with a `[DoesNotReturnIf(value)]` argument (`Debug.Assert(condition)`) ends
 // the path on which the argument has that value.
-// cases: 14
+// cases: 17
 using System;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.IO;
+using System.Threading;
 using RlcSharp.Annotations;
 
 namespace Cases.ThrowHelpers;
@@ -187,4 +188,34 @@ public static class Recursion
     private static Stream Cycle(string path) => Cycle(path, 0);
 
     private static Stream Cycle(string path, int depth) => Cycle(path);
+}
+
+public static class ProcessEnd
+{
+    // CASE: a call that ends the process (`Environment.Exit`) ends the path with
+    // nothing owed: no `finally` runs after it and the system takes back the handle.
+    public static void Restart(string name)
+    {
+        var instance = new Semaphore(0, 1, name, out var created);
+        if (!created)
+            instance.Release();
+        Environment.Exit(0);
+    }
+
+    // CASE: `Environment.FailFast` ends the process the same way.
+    public static void Abort(string path)
+    {
+        var log = File.OpenWrite(path);
+        log.WriteByte(1);
+        Environment.FailFast("corrupt state");
+    }
+
+    // CASE: a path that goes on past a conditional exit still owes the handle.
+    public static void ExitOnlyOnError(string path, bool failed)
+    {
+        var log = File.OpenWrite(path); // expect: RLC0001
+        if (failed)
+            Environment.Exit(1);
+        log.WriteByte(1);
+    }
 }

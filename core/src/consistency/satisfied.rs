@@ -629,9 +629,11 @@ impl Engine<'_, '_> {
         self.discharge_both(fact, step);
     }
 
-    /// A call of a must-call method (`Dispose`, `Close`, ...): taken not to throw,
-    /// as .NET's guidelines require of `Dispose`; otherwise every `finally` that
-    /// disposes two resources would be reported under the `all` model.
+    /// A call of a must-call method (`Dispose`, `Close`, ...), or of a
+    /// disposal method on a value that owes none (a `MemoryStream`): taken not
+    /// to throw, as .NET's guidelines require of `Dispose`; otherwise every
+    /// `finally` that disposes two resources would be reported under the `all`
+    /// model.
     pub(super) fn is_disposal_call(&self, node: &Node) -> bool {
         let Stmt::Call(call) = &node.stmt else {
             return false;
@@ -639,10 +641,10 @@ impl Engine<'_, '_> {
         let Some(name) = call.callee_name(self.cx.program) else {
             return false;
         };
-        call.receiver.is_some_and(|r| {
-            self.cx
-                .var_obligation(r)
-                .is_some_and(|o| o.is_satisfied_by(name))
-        })
+        call.receiver
+            .is_some_and(|r| match self.cx.var_obligation(r) {
+                Some(o) => o.is_satisfied_by(name),
+                None => self.cx.program.conventions.is_disposal_method(name),
+            })
     }
 }

@@ -4,10 +4,11 @@
 // optimistic: a disposal on one path is taken as the intent, and the checker then
 // reports the path that misses it. Two kinds of evidence count only on every path: a
 // hand-off to an [Owning] parameter (on some paths it is the callee's decision, and the
-// guess would spread to every caller), and the close of a parameter the method opens
+// guess would spread to every caller), a disposal of a value some caller disposes after
+// the call too (a second disposal, not ownership taken over), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 95
+// cases: 97
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -2034,5 +2035,42 @@ public sealed class Shell
     {
         _current = await CurrentPageAsync();
         _current = await FramePageAsync();
+    }
+}
+
+public static class SecondDisposal
+{
+    // CASE: a method that disposes its parameter on some paths only, of a value its
+    // caller disposes after the call anyway, does not take it over: the early return
+    // is no leak, the caller's `using` closes the stream.
+    public static long Measure(string path, bool skip)
+    {
+        using var stream = File.OpenRead(path);
+        return LengthThenClose(stream, skip);
+    }
+
+    private static long LengthThenClose(Stream stream, bool skip)
+    {
+        if (skip)
+        {
+            return 0;
+        }
+        using var owned = stream;
+        return owned.Length;
+    }
+
+    // CASE: with no caller disposing it, the same partial disposal is the method's
+    // ownership, and its early return loses the stream.
+    public static long MeasureHandedOver(string path, bool skip) =>
+        LengthThenCloseHandedOver(File.OpenRead(path), skip);
+
+    private static long LengthThenCloseHandedOver(Stream stream, bool skip) // expect: RLC0001
+    {
+        if (skip)
+        {
+            return 0;
+        }
+        using var owned = stream;
+        return owned.Length;
     }
 }

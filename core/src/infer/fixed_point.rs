@@ -234,6 +234,87 @@ fn disposes_on_every_path(pf: &ProgramFacts<'_>, m: MethodId, i: u32) -> bool {
     guarantees(pf, ExceptionModel::None, m, &Target::Param(i), &must_call) == Verdict::Guaranteed
 }
 
+/// Of the parameters `candidates`, those to which some call in the program
+/// passes a variable that its body disposes too (`Dispose()`, or another
+/// disposal method, on the variable or a copy of it).
+fn callers_dispose_argument(
+    p: &Program,
+    bodies: &Bodies,
+    candidates: impl Iterator<Item = (MethodId, u32)>,
+) -> FxHashSet<(MethodId, u32)> {
+    let candidates: FxHashSet<(MethodId, u32)> = candidates.collect();
+    let mut found = FxHashSet::default();
+    if candidates.is_empty() {
+        return found;
+    }
+    for body in bodies.iter() {
+        let mut passed: Vec<((MethodId, u32), VarId)> = Vec::new();
+        for node in &body.nodes {
+            let Stmt::Call(call) = &node.stmt else {
+                continue;
+            };
+            let Callee::Method(m) = call.callee else {
+                continue;
+            };
+            for a in &call.args {
+                if let (Some(i), Some(v)) = (a.param, a.value.var())
+                    && candidates.contains(&(m, i))
+                    && !found.contains(&(m, i))
+                {
+                    passed.push(((m, i), v));
+                }
+            }
+        }
+        if passed.is_empty() {
+            continue;
+        }
+        let disposed = disposed_locals(p, body);
+        for (key, v) in passed {
+            if disposed.contains(&copy_root(body, v)) {
+                found.insert(key);
+            }
+        }
+    }
+    found
+}
+
+/// The variables of `body` (as their [`copy_root`]) on which it calls a
+/// disposal method.
+fn disposed_locals(p: &Program, body: &Body) -> FxHashSet<VarId> {
+    body.nodes
+        .iter()
+        .filter_map(|n| match &n.stmt {
+            Stmt::Call(call)
+                if call
+                    .callee_name(p)
+                    .is_some_and(|name| p.conventions.is_disposal_method(name)) =>
+            {
+                call.receiver.map(|r| copy_root(body, r))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The variable `v` was copied from, through the body's only definitions of
+/// each (`using var s = stream;` is `stream`).
+fn copy_root(body: &Body, mut v: VarId) -> VarId {
+    for _ in 0..8 {
+        let mut defs = body.nodes.iter().filter_map(|n| match &n.stmt {
+            Stmt::Copy {
+                dst,
+                src: Operand::Var(src),
+            } if *dst == v => Some(*src),
+            _ => None,
+        });
+        match (defs.next(), defs.next()) {
+            (Some(src), None) => v = src,
+            _ => break,
+        }
+    }
+    v
+}
+
 /// Whether the store at `n` stores a member of another object (`_input =
 /// transport.Input`): a value the class cannot own.
 fn stores_borrowed(p: &Program, body: &Body, defs: &crate::facts::Definitions, n: NodeId) -> bool {
@@ -606,12 +687,25 @@ impl State<'_> {
             .iter()
             .map(|&(_, i, id, ..)| param_reassigned(bodies, id, i))
             .collect();
+        // A disposal on some paths of a value its callers dispose after the
+        // call anyway (`using var s = ..; Parse(s);` over a `Parse` that
+        // disposes it unless it returns early) is a second disposal, not
+        // ownership taken over: only one on every path is.
+        let caller_disposed = callers_dispose_argument(
+            &self.p,
+            bodies,
+            found
+                .iter()
+                .filter(|c| c.3 == InferRule::OwningParamDisposed)
+                .map(|c| (c.0, c.1)),
+        );
         let every_path: Vec<bool> = found
             .iter()
             .map(|&(m, i, _, rule, _)| {
                 rule == InferRule::OwningParamPassed
                     || self.p.method(m).params[i as usize].reopened
-                    || (rule == InferRule::OwningParamDisposed && !direct.contains(&(m, i)))
+                    || (rule == InferRule::OwningParamDisposed
+                        && (!direct.contains(&(m, i)) || caller_disposed.contains(&(m, i))))
             })
             .collect();
         let confirmed: Vec<bool> = if reassigned.contains(&true) || every_path.contains(&true) {

@@ -61,7 +61,8 @@ pub use span::{FileId, Span};
 /// declarations do not, the same for checking and inference: the program's
 /// own `leaveOpen` wrappers, fields a `bool` flag says hold nothing owed,
 /// methods that never return, methods that never throw, methods a type's
-/// `Dispose()` delegates to,
+/// `Dispose()` delegates to, methods returning what a stated return
+/// obligation made,
 /// construction helpers, what a field holds when the one method that writes
 /// it is first called, field guards, the
 /// parameters a method opens again and the `out` parameters it leaves empty
@@ -75,6 +76,7 @@ pub fn derive_from_bodies(program: &mut program::Program, parts: &[&ir::Bodies])
         flag_guards::derive(program, bodies);
         never_returns::derive(program, bodies);
         must_call::derive_delegated_disposal(program, bodies);
+        must_call::derive_stated_returns(program, bodies);
     }
     never_throws::derive(program, parts);
     construction::derive_construction_helpers(program, parts);

@@ -434,6 +434,75 @@ impl Release<'_, '_> {
     }
 }
 
+/// A method of the program that returns what a call with a stated return
+/// obligation made (`[return: MustCall("Dispose")]`: a response requested
+/// with `ResponseHeadersRead`, a `CancellationTokenSource` with a timer)
+/// states that obligation for its own result, so a helper does not turn the
+/// value into one its type says is harmless to lose. Read through helpers
+/// of helpers until nothing changes. A fact the code states, derived once
+/// for checking and inference.
+pub fn derive_stated_returns(program: &mut Program, bodies: &Bodies) {
+    loop {
+        let mut found: Vec<(MethodId, (MustCall, Provenance))> = Vec::new();
+        for body in bodies.iter() {
+            let Some(m) = body.method else { continue };
+            let Some(d) = program.get_method(m) else {
+                continue;
+            };
+            if d.ret_must_call.is_some() || d.ret_must_call_alias.is_some() {
+                continue;
+            }
+            let stated = body.nodes.iter().find_map(|n| match &n.stmt {
+                Stmt::Return(Some(Operand::Var(v))) => stated_obligation(program, body, *v),
+                _ => None,
+            });
+            if let Some(s) = stated {
+                found.push((m, s));
+            }
+        }
+        if found.is_empty() {
+            return;
+        }
+        for (m, s) in found {
+            program.methods[m.index()].ret_must_call = Some(s);
+        }
+    }
+}
+
+/// The non-empty return obligation stated by the call that made `v`,
+/// through copies.
+fn stated_obligation(
+    program: &Program,
+    body: &Body,
+    mut v: VarId,
+) -> Option<(MustCall, Provenance)> {
+    for _ in 0..8 {
+        let mut defs = body.nodes.iter().filter_map(|n| match &n.stmt {
+            Stmt::Copy {
+                dst,
+                src: Operand::Var(src),
+            } if *dst == v => Some(Err(*src)),
+            Stmt::Call(call) if call.dst == Some(v) => Some(Ok(call)),
+            _ => None,
+        });
+        match (defs.next(), defs.next()) {
+            (Some(Err(src)), None) => v = src,
+            (Some(Ok(call)), None) => {
+                let Callee::Method(c) = call.callee else {
+                    return None;
+                };
+                return program
+                    .get_method(c)?
+                    .ret_must_call
+                    .clone()
+                    .filter(|(mc, _)| !mc.is_empty());
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// A program type whose `Dispose()` (or `DisposeAsync()`) only calls another
 /// parameterless instance method of it on `this` (`Dispose() => Close();`)
 /// may be released by calling that method instead: it becomes one of the

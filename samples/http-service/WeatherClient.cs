@@ -59,7 +59,7 @@ namespace HttpService
         /// <summary>Whether the API is up.</summary>
         public async Task<HttpStatusCode> GetStatusAsync()
         {
-            var response = await _http.GetAsync("health").ConfigureAwait(false); // LEAK: the response (and its connection) is never disposed
+            var response = await _http.GetAsync("health", HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false); // LEAK: the streamed response (and its connection) is never disposed
             return response.StatusCode;
         }
 

@@ -2,8 +2,10 @@
 // the handler unless disposeHandler is false), HttpResponseMessage, HttpRequestMessage,
 // content streams, IHttpClientFactory (its clients need no disposal). A response's content
 // stream is a resource alias of the response; `EnsureSuccessStatusCode` throws by design, so
-// its exception is followed under the default exception model.
-// cases: 21
+// its exception is followed under the default exception model. A response HttpClient read
+// into memory (the default) holds no connection: losing it is RLC0011; one requested with
+// `ResponseHeadersRead`, sent by an invoker, or built by the code keeps the full obligation.
+// cases: 24
 using System;
 using System.IO;
 using System.Net.Http;
@@ -71,10 +73,11 @@ public static class Responses
         return await response.Content.ReadAsStringAsync();
     }
 
-    // CASE: a response that is read and dropped (it holds the connection).
+    // CASE: a response that is read and dropped: `GetAsync` read its content into
+    // memory before returning it, so losing it is harmless as the code stands (a note).
     public static async Task<string> ResponseLeaked(HttpClient client, Uri uri)
     {
-        var response = await client.GetAsync(uri); // expect: RLC0001
+        var response = await client.GetAsync(uri); // expect: RLC0011
         return await response.Content.ReadAsStringAsync();
     }
 
@@ -106,7 +109,8 @@ public static class Responses
         return response;
     }
 
-    // CASE: the caller of that helper forgets the response.
+    // CASE: the caller of that helper forgets the response, which streams its content
+    // from the connection: the helper's result keeps `GetAsync`'s stated obligation.
     public static async Task<long?> LengthOf(HttpClient client, Uri uri)
     {
         var response = await GetChecked(client, uri); // expect: RLC0001
@@ -168,7 +172,7 @@ public static class Responses
     // CASE: ... but reading the content as a string leaves the response undisposed.
     public static async Task<string> ReadBodyLeaked(HttpClient client, Uri uri)
     {
-        var response = await client.GetAsync(uri); // expect: RLC0001
+        var response = await client.GetAsync(uri); // expect: RLC0011
         return await response.Content.ReadAsStringAsync();
     }
 
@@ -195,4 +199,29 @@ public sealed class ApiClient : IDisposable
 
     [Calls("_http", "Dispose")]
     public void Dispose() => _http.Dispose();
+}
+
+public static class ResponseBuffering
+{
+    // CASE: a response requested with `ResponseHeadersRead` streams its content from the
+    // connection: losing it holds the connection until the collector runs.
+    public static async Task<bool> StreamedLost(HttpClient client, Uri uri)
+    {
+        var response = await client.GetAsync(uri, HttpCompletionOption.ResponseHeadersRead); // expect: RLC0001
+        return response.IsSuccessStatusCode;
+    }
+
+    // CASE: a response a message invoker sends is not buffered.
+    public static async Task<bool> InvokerLost(HttpMessageInvoker invoker, HttpRequestMessage request)
+    {
+        var response = await invoker.SendAsync(request, CancellationToken.None); // expect: RLC0001
+        return response.IsSuccessStatusCode;
+    }
+
+    // CASE: a response the code builds may hold any content it is given.
+    public static bool BuiltLost()
+    {
+        var response = new HttpResponseMessage(System.Net.HttpStatusCode.OK); // expect: RLC0001
+        return response.IsSuccessStatusCode;
+    }
 }

@@ -8,7 +8,7 @@
 // the call too (a second disposal, not ownership taken over), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 97
+// cases: 99
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -2073,4 +2073,23 @@ public static class SecondDisposal
         using var owned = stream;
         return owned.Length;
     }
+}
+
+public static class StateObjects
+{
+    // CASE: a callback that casts its `object` state back and disposes it takes over
+    // whatever resource its callers pass.
+    public static void Queue(string path) => Finish(File.OpenRead(path));
+
+    private static void Finish(object state)
+    {
+        var stream = (Stream)state;
+        stream.ReadByte();
+        stream.Dispose();
+    }
+
+    // CASE: one that only reads it does not.
+    public static void Peek(string path) => Read(File.OpenRead(path)); // expect: RLC0001
+
+    private static void Read(object state) => ((Stream)state).ReadByte();
 }

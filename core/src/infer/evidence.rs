@@ -24,9 +24,10 @@ pub struct Disposal {
     /// By a closure, which the checker takes as the disposal only when the
     /// closure disposes it on every path.
     pub deferred: bool,
-    /// Through the disposal interface itself (`if (o is IDisposable d)
-    /// d.Dispose();`): the value is disposed whatever its declared type.
-    pub through_interface: bool,
+    /// Through a variable whose type owes the disposal, whatever the declared
+    /// type of the parameter it holds (`if (o is IDisposable d) d.Dispose();`,
+    /// `((Stream)state).Dispose()` of an `object state`).
+    pub typed_as_resource: bool,
 }
 
 /// The evidence of one body under the current specs.
@@ -120,10 +121,6 @@ pub fn evidence(
                         .of_value(&body.var(r).ty)
                         .is_some_and(|o| o.is_satisfied_by(name))
                 {
-                    let ty = body.var(r).ty.ty;
-                    let wk = &program.well_known;
-                    let through_interface =
-                        ty.is_some() && (ty == wk.disposable || ty == wk.async_disposable);
                     for source in disposed_of(r) {
                         ev.disposals.push(Disposal {
                             node: id,
@@ -131,7 +128,7 @@ pub fn evidence(
                             methods: vec![name.to_string()],
                             transferred: false,
                             deferred: false,
-                            through_interface,
+                            typed_as_resource: true,
                         });
                     }
                 }
@@ -158,7 +155,7 @@ pub fn evidence(
                                 methods: spec.methods.clone(),
                                 transferred: false,
                                 deferred: false,
-                                through_interface: false,
+                                typed_as_resource: false,
                             });
                         }
                     }
@@ -185,7 +182,7 @@ pub fn evidence(
                                     methods: Vec::new(),
                                     transferred: true,
                                     deferred: false,
-                                    through_interface: false,
+                                    typed_as_resource: false,
                                 });
                             }
                         }
@@ -245,7 +242,7 @@ pub fn evidence(
                             methods: methods.clone(),
                             transferred: false,
                             deferred: true,
-                            through_interface: false,
+                            typed_as_resource: false,
                         });
                     }
                 }

@@ -607,13 +607,13 @@ impl State<'_> {
                     continue;
                 };
                 // An `object` handed on to an owning parameter (`GCHandle.Alloc(item)`)
-                // or disposed when it turns out to be disposable (`if (o is
-                // IDisposable d) d.Dispose();`) takes whatever resource its
-                // callers pass. A `params` array owes its elements, which
+                // or disposed as what it turns out to be (`if (o is IDisposable d)
+                // d.Dispose();`, a callback's `((Stream)state).Dispose()`) takes
+                // whatever resource its callers pass. A `params` array owes its elements, which
                 // `owning_elements_params` reads as such.
                 let resource = match pd.mode {
                     ParamMode::Value | ParamMode::In => {
-                        types.of_value(&pd.ty).is_some() || d.transferred || d.through_interface
+                        types.of_value(&pd.ty).is_some() || d.transferred || d.typed_as_resource
                     }
                     _ => false,
                 };

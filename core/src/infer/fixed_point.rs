@@ -28,7 +28,9 @@ use crate::consistency::{
     Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, takes_elements, verify,
 };
 use crate::facts::{ProgramFacts, ValueSource, defined_vars};
-use crate::ir::{Bodies, Body, BodyId, BodyKind, CallKind, Callee, NodeId, Operand, Stmt, VarId};
+use crate::ir::{
+    Bodies, Body, BodyId, BodyKind, CallKind, Callee, NodeId, Operand, Stmt, VarId, VarKind,
+};
 use crate::must_call::MustCallTypes;
 use crate::options::ExceptionModel;
 use crate::ownership::call_result_owning;
@@ -235,8 +237,8 @@ fn disposes_on_every_path(pf: &ProgramFacts<'_>, m: MethodId, i: u32) -> bool {
 }
 
 /// Of the parameters `candidates`, those to which some call in the program
-/// passes a variable that its body disposes too (`Dispose()`, or another
-/// disposal method, on the variable or a copy of it).
+/// passes a variable that its body assigns once and disposes too
+/// (`Dispose()`, or another disposal method, on the variable or a copy of it).
 fn callers_dispose_argument(
     p: &Program,
     bodies: &Bodies,
@@ -270,7 +272,17 @@ fn callers_dispose_argument(
         }
         let disposed = disposed_locals(p, body);
         for (key, v) in passed {
-            if disposed.contains(&copy_root(body, v)) {
+            // Only a variable assigned once disposes the value passed, not one
+            // that the call's result replaces (`bmp = Normalize(bmp);`).
+            let root = copy_root(body, v);
+            let passed_in = usize::from(matches!(body.var(root).kind, VarKind::Param(_)));
+            let assignments = passed_in
+                + body
+                    .nodes
+                    .iter()
+                    .filter(|n| defined_vars(&n.stmt).any(|d| d == root))
+                    .count();
+            if assignments <= 1 && disposed.contains(&root) {
                 found.insert(key);
             }
         }
@@ -297,18 +309,24 @@ fn disposed_locals(p: &Program, body: &Body) -> FxHashSet<VarId> {
 }
 
 /// The variable `v` was copied from, through the body's only definitions of
-/// each (`using var s = stream;` is `stream`).
+/// each (`using var s = stream;` is `stream`; a parameter is its own).
 fn copy_root(body: &Body, mut v: VarId) -> VarId {
     for _ in 0..8 {
-        let mut defs = body.nodes.iter().filter_map(|n| match &n.stmt {
-            Stmt::Copy {
-                dst,
-                src: Operand::Var(src),
-            } if *dst == v => Some(*src),
-            _ => None,
-        });
-        match (defs.next(), defs.next()) {
-            (Some(src), None) => v = src,
+        if matches!(body.var(v).kind, VarKind::Param(_)) {
+            break;
+        }
+        let mut defs = body
+            .nodes
+            .iter()
+            .filter(|n| defined_vars(&n.stmt).any(|d| d == v));
+        match (defs.next().map(|n| &n.stmt), defs.next()) {
+            (
+                Some(Stmt::Copy {
+                    src: Operand::Var(src),
+                    ..
+                }),
+                None,
+            ) => v = *src,
             _ => break,
         }
     }

@@ -707,6 +707,20 @@ impl Program {
     pub fn overridden(&self, m: MethodId) -> Vec<MethodId> {
         transitively(&self.method(m).overrides, |o| &self.method(o).overrides)
     }
+    /// The method whose `[return: NotOwning]` `md` took, when `md` does not
+    /// state one of its own: the front end copies a not-owning return down to
+    /// the overrides and implementations silent about theirs. Names the one
+    /// that states it (none of its own bases has the same spec).
+    pub fn not_owning_return_from(&self, md: &MethodDef) -> Option<&MethodDef> {
+        if !matches!(md.ret_ownership, Ownership::NotOwning(_)) {
+            return None;
+        }
+        let same = |b: &MethodDef| b.ret_ownership == md.ret_ownership;
+        transitively(&md.overrides, |o| &self.method(o).overrides)
+            .into_iter()
+            .map(|o| self.method(o))
+            .find(|b| same(b) && !b.overrides.iter().any(|o| same(self.method(*o))))
+    }
     /// The `[ReleasedIf]` value of the property getter `m` reads: declared on
     /// a property of that name of its class or of one it derives from (an
     /// `override bool IsInvalid` of a `SafeHandle`).

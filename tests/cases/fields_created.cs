@@ -12,7 +12,7 @@
 // the caller owns the value and the field only tracks it; so does one whose value the
 // class hands to an owner right after storing it. A field nothing lets go, or
 // one a method returns also when it did not create it (a cache), keeps its value.
-// cases: 34
+// cases: 37
 using System;
 using System.IO;
 
@@ -128,6 +128,90 @@ public sealed class StateComparedWithOne : IDisposable
     public void Dispose()
     {
         if (_state == 1)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: the guard spelled as a constant pattern (`is 1`, `is not 0`) means what the
+// comparison means: false on the first call, so both fields are disposed.
+public sealed class IdempotentConstantPattern : IDisposable
+{
+    private readonly Stream _index;
+    private readonly Stream _pages;
+    private int _released;
+    private int _closed;
+
+    public IdempotentConstantPattern(string path)
+    {
+        _index = File.OpenRead(path + ".idx");
+        _pages = File.OpenRead(path);
+    }
+
+    public void Dispose()
+    {
+        if (System.Threading.Interlocked.Exchange(ref _released, 1) is 1)
+        {
+            return;
+        }
+        _index.Dispose();
+        if (System.Threading.Interlocked.Exchange(ref _closed, 1) is not 0)
+        {
+            return;
+        }
+        _pages.Dispose();
+    }
+}
+
+// CASE: a `switch` on the flag's old value: `case 0:` is the first call.
+public sealed class IdempotentSwitchOnFlag : IDisposable
+{
+    private readonly Stream _data;
+    private int _state;
+
+    public IdempotentSwitchOnFlag(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        switch (System.Threading.Interlocked.Exchange(ref _state, 2))
+        {
+            case 0:
+                _data.Dispose();
+                break;
+            case 1:
+                break;
+        }
+    }
+}
+
+// CASE: the pattern spelling of a test that says nothing on the first call
+// (`_state is 1` where another method sets `_state`), and of a guard that returns on
+// the first call (`is 0`): both may skip the disposal.
+public sealed class StatePatternSkipsDisposal : IDisposable
+{
+    private readonly Stream _data; // expect: RLC0003
+    private readonly Stream _log; // expect: RLC0003
+    private int _state;
+    private int _closed;
+
+    public StatePatternSkipsDisposal(string path)
+    {
+        _data = File.OpenRead(path);
+        _log = File.OpenRead(path + ".log");
+    }
+
+    public void Pause() => _state = 1;
+
+    public void Dispose()
+    {
+        if (System.Threading.Interlocked.Exchange(ref _closed, 1) is 0)
+        {
+            return;
+        }
+        _log.Dispose();
+        if (_state is 1)
         {
             return;
         }

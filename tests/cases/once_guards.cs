@@ -8,7 +8,7 @@
 // null); if (p != null) { .. }`) finds what every constructor stored. When anything
 // else writes the field (another method, an initializer with another value) the
 // first call may find it set, and the guard may skip the disposal.
-// cases: 15
+// cases: 17
 using System;
 using System.IO;
 using System.Threading;
@@ -68,6 +68,42 @@ public sealed class CounterGuardForms : IDisposable
         if (Interlocked.Increment(ref _closed) == 1)
         {
             _log.Dispose();
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: the counter tested with a relational pattern (`is > 1`), as `> 1`.
+public sealed class CounterGuardPattern : IDisposable
+{
+    private readonly Stream _data;
+    private int _disposed;
+
+    public CounterGuardPattern(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (Interlocked.Increment(ref _disposed) is > 1)
+        {
+            return;
+        }
+        _data.Dispose();
+    }
+}
+
+// CASE: the same pattern on a counter that starts at 1: the first call finds it set.
+public sealed class CounterGuardPatternStartingSet : IDisposable
+{
+    private readonly Stream _data; // expect: RLC0003
+    private int _disposed = 1;
+
+    public CounterGuardPatternStartingSet(string path) => _data = File.OpenRead(path);
+
+    public void Dispose()
+    {
+        if (Interlocked.Increment(ref _disposed) is > 1)
+        {
+            return;
         }
         _data.Dispose();
     }

@@ -3,8 +3,10 @@
 // owning parameters stay owning, not-owning returns stay not-owning, [Calls] stays at
 // least as strong. Specs are not inherited implicitly: an override restates them,
 // except a not-owning return, which an override that says nothing about its return
-// inherits (nobody annotates an IServiceProvider.GetService implementation).
-// cases: 17
+// inherits (nobody annotates an IServiceProvider.GetService implementation). A method
+// that hides one (`new`) overrides nothing, and a class implements only the interfaces
+// it names: one it has through its base class stays mapped to the base's methods.
+// cases: 24
 using System;
 using System.IO;
 using RlcSharp.Annotations;
@@ -176,6 +178,59 @@ public sealed class LeakySink : ISink
     public void Accept([Owning] Stream s) => s.ReadByte(); // expect: RLC0001
 }
 
+public interface IPager
+{
+    [return: NotOwning]
+    Stream Page();
+}
+
+// CASE: a class that implements the interface: its method takes the not-owning return.
+public class Pager : IPager
+{
+    private readonly Stream _page = Stream.Null;
+
+    public Stream Page() => _page;
+}
+
+// CASE: a method that hides (`new`) its base class's implementation of an interface
+// method implements nothing (the interface stays mapped to the base's method): it takes
+// no [return: NotOwning], and the fresh stream goes to its caller.
+public sealed class FreshPager : Pager
+{
+    public new Stream Page() => File.OpenRead("page.bin");
+}
+
+// CASE: the same over the library's `IServiceProvider`, whose model says the result is
+// not owned.
+public class EmptyServices : IServiceProvider
+{
+    public object? GetService(Type serviceType) => null;
+}
+
+public sealed class OpeningServices : EmptyServices
+{
+    public new object GetService(Type serviceType) => File.OpenRead("services.bin");
+}
+
+// CASE: a class that names the interface again re-implements it: its hiding method
+// does implement the interface method and keeps its not-owning return.
+public sealed class ReimplementingPager : Pager, IPager
+{
+    public new Stream Page() => File.OpenRead("page.bin"); // expect: RLC0001
+}
+
+// CASE: a hiding method need not keep the [Owning] of the interface method its base
+// class implements: it is not an implementation (no RLC0008).
+public class DisposingSink : ISink
+{
+    public void Accept([Owning] Stream s) => s.Dispose();
+}
+
+public sealed class PeekingSink : DisposingSink
+{
+    public new void Accept(Stream s) => s.ReadByte();
+}
+
 public static class Callers
 {
     // CASE: a call through the interface transfers ownership.
@@ -189,5 +244,21 @@ public static class Callers
     {
         var s = consumer.Current();
         return s.ReadByte();
+    }
+
+    // CASE: the caller of a hiding method owns the stream it returns.
+    public static int ThroughHidingMethod(FreshPager pager)
+    {
+        var s = pager.Page(); // expect: RLC0001
+        return s.ReadByte();
+    }
+
+    // CASE: a call through the base class or the interface binds their method and its
+    // not-owning return.
+    public static int ThroughHiddenMethod(FreshPager pager)
+    {
+        Pager asBase = pager;
+        IPager asInterface = pager;
+        return asBase.Page().ReadByte() + asInterface.Page().ReadByte();
     }
 }

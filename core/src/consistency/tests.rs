@@ -3,7 +3,7 @@
 
 use crate::ir::{BodyKind, Cond, Stmt, VarKind};
 use crate::options::ExceptionModel;
-use crate::program::{MethodKind, Ownership, ParamMode, Provenance, Target};
+use crate::program::{MethodKind, Ownership, ParamMode, Provenance, Target, TypeKind};
 use crate::rules::Diagnostic;
 use crate::testing::{Asm, Lib, null, owning, param, rules, str_, v};
 
@@ -405,6 +405,46 @@ fn returns(kind: MethodKind, not_owning: bool) -> Vec<Diagnostic> {
     a.ret(Some(s));
     let body = a.finish();
     lib.check(&[body])
+}
+
+/// A not-owning return taken from the method `Open` implements: the finding
+/// names that method, not an attribute `Open` does not have.
+#[test]
+fn an_inherited_not_owning_return_is_named_where_it_is_stated() {
+    let mut lib = Lib::new();
+    let source = lib.class("App.ISource", &[]);
+    lib.p.types[source.index()].kind = TypeKind::Interface;
+    let base = lib.method(
+        source,
+        "Open",
+        MethodKind::Ordinary,
+        vec![],
+        Some(lib.stream),
+    );
+    lib.p.methods[base.index()].ret_ownership = Ownership::NotOwning(Provenance::Library);
+    let c = lib.class("App.Factory", &[source]);
+    let m = lib.method(c, "Open", MethodKind::Ordinary, vec![], Some(lib.stream));
+    lib.p.methods[m.index()].ret_ownership = Ownership::NotOwning(Provenance::Library);
+    lib.p.methods[m.index()].overrides = vec![base];
+    let mut a = Asm::for_method(&lib, m);
+    let s = a.local("s", lib.file_stream);
+    a.new_(Some(s), lib.file_stream_new, &[str_("p")]);
+    a.ret(Some(s));
+    let body = a.finish();
+    let d = only(&lib.check(&[body]), "RLC0001");
+    let help = d.help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("takes `[return: NotOwning]` from `ISource.Open`, which it implements"),
+        "{help}"
+    );
+    assert!(!help.contains("remove"), "{help}");
+    assert!(
+        d.facts
+            .iter()
+            .any(|f| f.fact.contains("like `ISource.Open`, which it implements")),
+        "{:?}",
+        d.facts
+    );
 }
 
 #[test]

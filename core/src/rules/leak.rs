@@ -5,8 +5,8 @@
 //! (the place to fix), and the spec facts relied on.
 
 use super::text::{
-    callee_phrase, loss_label, obligation_fact, param_name, param_provenance, param_span,
-    preferred, type_of, var_phrase,
+    callee_phrase, loss_label, not_owning_return_origin, obligation_fact, param_name,
+    param_provenance, param_span, preferred, type_of, var_phrase,
 };
 use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind};
 use crate::facts::BodyFacts;
@@ -223,10 +223,14 @@ impl Leak {
                 .provenance()
                 .cloned()
                 .unwrap_or(Provenance::Default);
-            d.facts.push(SpecFact::new(
-                format!("`{}` does not return ownership", cx.member_name()),
-                prov,
-            ));
+            let fact = match not_owning_return_origin(cx.program, m) {
+                Some((base, relation)) => format!(
+                    "`{}` does not return ownership, like `{base}`, which it {relation}",
+                    cx.member_name()
+                ),
+                None => format!("`{}` does not return ownership", cx.member_name()),
+            };
+            d.facts.push(SpecFact::new(fact, prov));
         }
         (d, ty)
     }

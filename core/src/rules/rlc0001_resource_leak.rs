@@ -6,7 +6,7 @@
 //! lost.
 
 use super::leak;
-use super::text::{param_name, satisfied_by_using};
+use super::text::{not_owning_return_origin, param_name, satisfied_by_using};
 use crate::consistency::{ConditionNote, Event, Loss, Obligation, ObligationKind};
 use crate::rules::Keyed;
 use crate::facts::BodyFacts;
@@ -52,8 +52,16 @@ fn help(cx: &BodyFacts<'_>, ob: &Obligation, event: &Event, never: bool, obl: &s
         value_is_alias: true,
     } = event.loss
     {
+        let inherited = cx
+            .method
+            .and_then(|m| not_owning_return_origin(cx.program, m));
         return if cx.method.is_some_and(|m| m.kind == MethodKind::Getter) {
             "a getter does not transfer ownership: make it a method, or mark the getter `[return: Owning]`".into()
+        } else if let Some((base, relation)) = inherited {
+            format!(
+                "`{}` takes `[return: NotOwning]` from `{base}`, which it {relation}, so callers do not dispose what it returns: keep the value in a field the object disposes, or dispose it before returning it",
+                cx.member_name()
+            )
         } else {
             format!(
                 "remove `[return: NotOwning]` from `{}`, or dispose the value before returning it",

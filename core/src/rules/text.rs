@@ -5,7 +5,7 @@ use crate::consistency::{Event, Loss, Obligation};
 use crate::facts::BodyFacts;
 use crate::ir::{Callee, NodeId, Stmt, VarId};
 use crate::must_call::MustCallType;
-use crate::program::{MethodDef, MethodKind, MustCall, Program, Provenance, Target};
+use crate::program::{MethodDef, MethodKind, MustCall, Program, Provenance, Target, TypeKind};
 use crate::rules::{Label, SpecFact};
 use crate::span::{FileId, Span};
 
@@ -28,6 +28,28 @@ pub fn preferred(program: &Program, mc: &MustCall) -> String {
 pub fn satisfied_by_using(program: &Program, mc: &MustCall) -> bool {
     mc.is_satisfied_by(&program.conventions.dispose)
         || mc.is_satisfied_by(&program.conventions.dispose_async)
+}
+
+/// For a method that took its `[return: NotOwning]` from a method it
+/// overrides or implements: that method's name (`IServiceProvider.GetService`)
+/// and the relation (`implements`, `overrides`), so that a message does not
+/// send the user to remove an attribute their method does not have.
+pub fn not_owning_return_origin(
+    program: &Program,
+    md: &MethodDef,
+) -> Option<(String, &'static str)> {
+    let base = program.not_owning_return_from(md)?;
+    let owner = program.get_ty(base.owner);
+    let relation = if owner.is_some_and(|t| t.kind == TypeKind::Interface) {
+        "implements"
+    } else {
+        "overrides"
+    };
+    let name = base.property.as_deref().unwrap_or(&base.name);
+    Some((
+        format!("{}.{name}", program.type_name(Some(base.owner))),
+        relation,
+    ))
 }
 
 /// `` `Dispose()` or `Close()` ``.

@@ -8,7 +8,7 @@ use rlc_core::program::{
     MethodKind, MustCall, Ownership, OwnershipCondition, ParamDef, ParamMode, Provenance, Target,
     TypeDef, TypeId, TypeKind as CoreKind, ValueTy,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::build::LibraryTypeFacts;
 use super::ty::Ty;
@@ -943,6 +943,19 @@ fn link_overrides(index: &mut Index, first: usize) {
         }
         let self_ty = data.self_ty(tid);
         let ancestors = index.ancestors(&self_ty);
+        // A source class maps onto its members only the interfaces it names
+        // (and those they extend); one it has only through its base class keeps
+        // the base's mapping (C# interface mapping), so a method that hides a
+        // base member (`new DbDataReader GetData(int)`) implements nothing and
+        // takes no spec from it. The library model does not write `override`,
+        // so its types keep matching by name.
+        let named: Option<FxHashSet<TypeId>> = (data.origin != Origin::Library).then(|| {
+            data.interfaces
+                .iter()
+                .flat_map(|i| index.ancestors(i))
+                .filter_map(|i| i.def())
+                .collect()
+        });
         for members in data.members.values() {
             for &mid in members {
                 let m = index.member(mid);
@@ -955,6 +968,13 @@ fn link_overrides(index: &mut Index, first: usize) {
                     let is_interface = ad.kind == TypeKind::Interface;
                     let overriding = m.modifiers.contains(Modifiers::OVERRIDE);
                     if !is_interface && !overriding {
+                        continue;
+                    }
+                    if is_interface
+                        && !overriding
+                        && m.explicit_interface.is_none()
+                        && named.as_ref().is_some_and(|n| !n.contains(&adef))
+                    {
                         continue;
                     }
                     if let Some(explicit) = &m.explicit_interface

@@ -1,15 +1,23 @@
 //! Conditions and patterns as branches. Null tests become `Cond::IsNull` so
 //! the checker can drop obligations on the null edge (`if (x != null) x.Dispose()`,
-//! `x is not null`, `x is { } y`); boolean variables become `Cond::Bool` so it can
-//! follow known `leaveOpen` values.
+//! `x is not null`, `x is { } y`); boolean variables, and integer flags compared
+//! with a constant (`== 0`, `is 1`), become `Cond::Bool` so it can follow known
+//! `leaveOpen` values and dispose-once flags.
 
 use rlc_core::ir::{Cond, FieldRef, NodeId, Operand, Stmt as IrStmt, VarId};
 use rlc_core::program::Const;
 
 use super::Lowerer;
-use crate::hir::{BinaryOp, Expr, ExprId, Literal, Pat, PatId, TextRange, UnaryOp};
+use crate::hir::{BinaryOp, Expr, ExprId, Literal, Pat, PatId, RelOp, TextRange, UnaryOp};
 use crate::index::Ty;
 use crate::resolve::ExprTarget;
+
+/// A constant a value is compared with (`x == k`, `x is k`).
+#[derive(Clone, Copy)]
+enum Compared {
+    Null,
+    Int(i64),
+}
 
 impl Lowerer<'_> {
     /// Lowers a boolean expression so that control goes to `t` or `f`.
@@ -26,18 +34,12 @@ impl Lowerer<'_> {
             lhs,
             rhs,
         }) = self.hir.exprs.get(e.index()).cloned()
-            && let Some((x, k, flipped)) = self.int_compared(lhs, rhs)
-            && self.is_increment(x)
+            && let Some((x, k, flipped)) = self.constant_compared(lhs, rhs)
+            && (matches!(op, BinaryOp::Eq | BinaryOp::NotEq) || self.is_increment(x))
         {
             let op = if flipped { op.flipped() } else { op };
-            let old = match self.value_of(x) {
-                Operand::Var(r) => self.increments.get(&r).copied(),
-                _ => None,
-            };
-            match old {
-                Some(old) => self.increment_compared(old, op, k, t, f, range),
-                None => self.branch(Cond::Opaque, t, f),
-            }
+            let v = self.value_var(x);
+            self.constant_test(v, op, k, t, f, range);
             return;
         }
         match self.hir.exprs.get(e.index()).cloned() {
@@ -71,57 +73,13 @@ impl Lowerer<'_> {
                 self.cond(rhs, t, f);
             }
             Some(Expr::Binary {
-                op: op @ (BinaryOp::Eq | BinaryOp::NotEq),
+                op: BinaryOp::Eq | BinaryOp::NotEq,
                 lhs,
                 rhs,
             }) => {
-                // The other operand of a comparison with a constant `want` accepts.
-                let tested_against = |want: &dyn Fn(&Expr) -> bool| {
-                    let is = |x: ExprId| self.hir.exprs.get(x.index()).is_some_and(want);
-                    if is(rhs) {
-                        Some(lhs)
-                    } else if is(lhs) {
-                        Some(rhs)
-                    } else {
-                        None
-                    }
-                };
-                // `x == default` of a reference is `x == null`.
-                let tested = tested_against(&|e| {
-                    matches!(e, Expr::Literal(Literal::Null) | Expr::Default(_))
-                });
-                // `flag != 0` tests an integer flag as `flag` tests a `bool`
-                // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
-                let zero_tested = self.int_tested(lhs, rhs, |k| k == 0);
-                // `flag == 1` is false while the flag is zero, whatever else
-                // it may be (`if (Interlocked.Exchange(ref _disposed, 1) == 1)
-                // return;`): the zero test first, then an opaque one.
-                let nonzero_tested = self.int_tested(lhs, rhs, |k| k != 0);
-                match (tested, zero_tested, nonzero_tested) {
-                    (Some(x), ..) => {
-                        let v = self.value_var(x);
-                        let (a, b) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };
-                        self.branch(Cond::IsNull(v), a, b);
-                    }
-                    (None, Some(x), _) => {
-                        let v = self.value_var(x);
-                        let (a, b) = if op == BinaryOp::Eq { (f, t) } else { (t, f) };
-                        self.branch(Cond::Bool(v), a, b);
-                    }
-                    (None, None, Some(x)) => {
-                        let v = self.value_var(x);
-                        let unknown = self.new_label(range);
-                        let when_zero = if op == BinaryOp::Eq { f } else { t };
-                        self.branch(Cond::Bool(v), unknown, when_zero);
-                        self.cur = Some(unknown);
-                        self.branch(Cond::Opaque, t, f);
-                    }
-                    (None, None, None) => {
-                        self.value_of(lhs);
-                        self.value_of(rhs);
-                        self.branch(Cond::Opaque, t, f);
-                    }
-                }
+                self.value_of(lhs);
+                self.value_of(rhs);
+                self.branch(Cond::Opaque, t, f);
             }
             Some(Expr::Is { expr, pat }) => {
                 let v = self.value_var(expr);
@@ -139,12 +97,60 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The other operand of a comparison with an integer constant `want`
-    /// accepts.
-    fn int_tested(&self, lhs: ExprId, rhs: ExprId, want: impl Fn(i64) -> bool) -> Option<ExprId> {
-        self.int_compared(lhs, rhs)
-            .filter(|(_, k, _)| want(*k))
-            .map(|(x, ..)| x)
+    /// The constant `e` is, as far as a comparison with it tells branches
+    /// apart: `null` (or `default`, which a reference compares as), or an
+    /// integer.
+    fn comparable_constant(&self, e: ExprId) -> Option<Compared> {
+        match self.hir.exprs.get(e.index())? {
+            Expr::Literal(Literal::Null) | Expr::Default(_) => Some(Compared::Null),
+            _ => self.int_constant(e).map(Compared::Int),
+        }
+    }
+
+    /// The operand of a comparison with a constant, the constant, and
+    /// whether the constant comes first (`1 < x`).
+    fn constant_compared(&self, lhs: ExprId, rhs: ExprId) -> Option<(ExprId, Compared, bool)> {
+        match (self.comparable_constant(lhs), self.comparable_constant(rhs)) {
+            (_, Some(k)) => Some((lhs, k, false)),
+            (Some(k), None) => Some((rhs, k, true)),
+            (None, None) => None,
+        }
+    }
+
+    /// Branches on `v op k`. Both `x == k` and the pattern `x is k` (`is not
+    /// k`, `is > k`, a `case k:`) come here, so that a guard means the same
+    /// whichever way it is spelled.
+    fn constant_test(
+        &mut self,
+        v: VarId,
+        op: BinaryOp,
+        k: Compared,
+        t: NodeId,
+        f: NodeId,
+        range: TextRange,
+    ) {
+        let (when_equal, when_unequal) = if op == BinaryOp::Eq { (t, f) } else { (f, t) };
+        match k {
+            Compared::Int(k) if let Some(&old) = self.increments.get(&v) => {
+                self.increment_compared(old, op, k, t, f, range);
+            }
+            _ if !matches!(op, BinaryOp::Eq | BinaryOp::NotEq) => {
+                self.branch(Cond::Opaque, t, f);
+            }
+            Compared::Null => self.branch(Cond::IsNull(v), when_equal, when_unequal),
+            // `flag != 0` tests an integer flag as `flag` tests a `bool`
+            // (`if (Interlocked.Exchange(ref _disposed, 1) != 0) return;`).
+            Compared::Int(0) => self.branch(Cond::Bool(v), when_unequal, when_equal),
+            // `flag == 1` is false while the flag is zero, whatever else it
+            // may be (`if (Interlocked.Exchange(ref _disposed, 1) == 1)
+            // return;`): the zero test first, then an opaque one.
+            Compared::Int(_) => {
+                let unknown = self.new_label(range);
+                self.branch(Cond::Bool(v), unknown, when_unequal);
+                self.cur = Some(unknown);
+                self.branch(Cond::Opaque, t, f);
+            }
+        }
     }
 
     /// The value of an integer literal, or of a `const` of the program
@@ -160,17 +166,6 @@ impl Lowerer<'_> {
                 },
                 _ => None,
             },
-        }
-    }
-
-    /// The operand of a comparison with an integer constant, the constant,
-    /// and whether the constant comes first (`1 < x`).
-    fn int_compared(&self, lhs: ExprId, rhs: ExprId) -> Option<(ExprId, i64, bool)> {
-        let int = |x: ExprId| self.int_constant(x);
-        match (int(lhs), int(rhs)) {
-            (_, Some(k)) => Some((lhs, k, false)),
-            (Some(k), None) => Some((rhs, k, true)),
-            (None, None) => None,
         }
     }
 
@@ -283,21 +278,29 @@ impl Lowerer<'_> {
             Pat::Type(_) => {
                 self.not_null_then(v, failed, range, |l| l.type_test(p, v, matched, failed));
             }
-            Pat::Constant(e) => {
-                if matches!(
-                    self.hir.exprs.get(e.index()),
-                    Some(Expr::Literal(Literal::Null))
-                ) {
-                    self.branch(Cond::IsNull(v), matched, failed);
-                } else {
+            // `v is k` is `v == k`, `v is < k` is `v < k`.
+            Pat::Constant(e) => match self.comparable_constant(e) {
+                Some(k) => self.constant_test(v, BinaryOp::Eq, k, matched, failed, range),
+                None => {
                     self.value_of(e);
                     self.branch(Cond::Opaque, matched, failed);
                 }
-            }
-            Pat::Relational { value, .. } => {
-                self.value_of(value);
-                self.branch(Cond::Opaque, matched, failed);
-            }
+            },
+            Pat::Relational { op, value } => match self.comparable_constant(value) {
+                Some(k @ Compared::Int(_)) => {
+                    let op = match op {
+                        RelOp::Lt => BinaryOp::Lt,
+                        RelOp::Le => BinaryOp::Le,
+                        RelOp::Gt => BinaryOp::Gt,
+                        RelOp::Ge => BinaryOp::Ge,
+                    };
+                    self.constant_test(v, op, k, matched, failed, range);
+                }
+                _ => {
+                    self.value_of(value);
+                    self.branch(Cond::Opaque, matched, failed);
+                }
+            },
             Pat::Not(inner) => self.pattern(inner, v, failed, matched),
             Pat::And(a, b) => {
                 let mid = self.new_label(range);

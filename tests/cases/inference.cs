@@ -8,7 +8,7 @@
 // the call too (a second disposal, not ownership taken over), and the close of a parameter the method opens
 // again (`if (wasClosed) cnn.Open(); .. if (wasClosed) cnn.Close();`). [CreatesMustCallFor("this")] is inferred where a
 // method reassigns an owning field (RLC0009 without inference, see fields_reassignment.cs).
-// cases: 99
+// cases: 100
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -2050,6 +2050,32 @@ public static class SecondDisposal
     }
 
     private static long LengthThenClose(Stream stream, bool skip)
+    {
+        if (skip)
+        {
+            return 0;
+        }
+        using var owned = stream;
+        return owned.Length;
+    }
+
+    // CASE: a caller that disposes the value only when the call throws still hands it
+    // over, so the callee's early return loses it.
+    public static long MeasureOrClean(string path, bool skip)
+    {
+        var stream = File.OpenRead(path);
+        try
+        {
+            return LengthThenCloseOnFailure(stream, skip);
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
+
+    private static long LengthThenCloseOnFailure(Stream stream, bool skip) // expect: RLC0001
     {
         if (skip)
         {

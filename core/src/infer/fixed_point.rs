@@ -291,11 +291,24 @@ fn callers_dispose_argument(
 }
 
 /// The variables of `body` (as their [`copy_root`]) on which it calls a
-/// disposal method.
+/// disposal method on a path without exceptions.
 fn disposed_locals(p: &Program, body: &Body) -> FxHashSet<VarId> {
+    // Along normal edges only: a `catch { s.Dispose(); throw; }` cleans up
+    // after a failure, it does not keep the value when the call returns.
+    let mut normal = vec![false; body.nodes.len()];
+    let mut stack = vec![body.entry];
+    while let Some(n) = stack.pop() {
+        if let Some(seen) = normal.get_mut(n.index())
+            && !std::mem::replace(seen, true)
+        {
+            stack.extend(body.node(n).succ.targets());
+        }
+    }
     body.nodes
         .iter()
-        .filter_map(|n| match &n.stmt {
+        .zip(normal)
+        .filter(|(_, normal)| *normal)
+        .filter_map(|(n, _)| match &n.stmt {
             Stmt::Call(call)
                 if call
                     .callee_name(p)

@@ -24,24 +24,54 @@ fn project(dll: Option<&[u8]>) -> tempfile::TempDir {
         std::fs::copy(fixture().join("app").join(f), app.join(f)).unwrap();
     }
     if let Some(bytes) = dll {
-        let packages = dir.path().join("packages");
-        let lib = packages.join("acme.client/1.0.0/lib/netstandard2.0");
-        std::fs::create_dir_all(&lib).unwrap();
-        std::fs::write(lib.join("Acme.Client.dll"), bytes).unwrap();
-        std::fs::create_dir_all(app.join("obj")).unwrap();
-        let assets = serde_json::json!({
-            "version": 3,
-            "targets": { "net8.0": { "Acme.Client/1.0.0": {
-                "type": "package",
-                "compile": { "lib/netstandard2.0/Acme.Client.dll": {} }
-            } } },
-            "libraries": { "Acme.Client/1.0.0": { "type": "package", "path": "acme.client/1.0.0" } },
-            "packageFolders": { packages.to_string_lossy(): {} },
-            "project": { "frameworks": { "net8.0": {} } }
-        });
-        std::fs::write(app.join("obj/project.assets.json"), assets.to_string()).unwrap();
+        restore(dir.path(), "Acme.Client", bytes);
     }
     dir
+}
+
+/// Package `id` 1.0.0, whose compile asset is `bytes` as `<id>.dll`, in the
+/// packages folder of `dir`, and the restore output (net8.0) of `dir/app`
+/// that references it.
+fn restore(dir: &Path, id: &str, bytes: &[u8]) {
+    let path = format!("{}/1.0.0", id.to_lowercase());
+    let asset = format!("lib/netstandard2.0/{id}.dll");
+    let packages = dir.join("packages");
+    let lib = packages.join(&path).join(&asset);
+    std::fs::create_dir_all(lib.parent().unwrap()).unwrap();
+    std::fs::write(lib, bytes).unwrap();
+    let obj = dir.join("app/obj");
+    std::fs::create_dir_all(&obj).unwrap();
+    let library = format!("{id}/1.0.0");
+    let assets = serde_json::json!({
+        "version": 3,
+        "targets": { "net8.0": { &library: {
+            "type": "package",
+            "compile": { asset: {} }
+        } } },
+        "libraries": { &library: { "type": "package", "path": path } },
+        "packageFolders": { packages.to_string_lossy(): {} },
+        "project": { "frameworks": { "net8.0": {} } }
+    });
+    std::fs::write(obj.join("project.assets.json"), assets.to_string()).unwrap();
+}
+
+/// `source` compiled with mono's C# compiler into `dir/<name>.dll`; its bytes.
+fn mcs(dir: &Path, name: &str, source: &str) -> Vec<u8> {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.cs")), source).unwrap();
+    let out = std::process::Command::new("mcs")
+        .args([
+            "-target:library",
+            &format!("-out:{name}.dll"),
+            &format!("{name}.cs"),
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("cannot run `mcs` ({e}): install the Debian package `mono-mcs`")
+        });
+    assert!(out.status.success(), "{out:?}");
+    std::fs::read(dir.join(format!("{name}.dll"))).unwrap()
 }
 
 /// (rule, line) of each finding of `check --format json` in Program.cs,
@@ -159,8 +189,8 @@ fn legacy_hint_paths_are_read_and_a_missing_one_is_a_note() {
 #[test]
 fn a_truncated_assembly_is_a_located_warning_and_the_run_goes_on() {
     let dll = std::fs::read(fixture().join("Acme.Client.dll")).unwrap();
-    // The metadata lies in .text, at 0x200..0x800 of the file.
-    for cut in [0, 64, 0x300, 0x600] {
+    // Cut in the headers, in the IL, and in the metadata (at 0x4a0..0xdc8 of the file).
+    for cut in [0, 64, 0x300, 0x600, 0xc00] {
         let dir = project(Some(&dll[..cut]));
         let (found, json, _) = findings(dir.path());
         assert_eq!(found, vec![], "cut at {cut}");
@@ -284,12 +314,11 @@ fn provenance_of_metadata_facts_and_types() {
 #[test]
 fn the_model_overlays_a_type_the_assembly_also_declares() {
     let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
     let app = dir.path().join("app");
-    std::fs::create_dir_all(&lib).unwrap();
     std::fs::create_dir_all(&app).unwrap();
-    std::fs::write(
-        lib.join("Acme.Pool.cs"),
+    mcs(
+        &dir.path().join("lib"),
+        "Acme.Pool",
         r#"namespace Acme.Pool {
     [System.AttributeUsage(System.AttributeTargets.All)]
     public sealed class MustCallAttribute : System.Attribute {
@@ -309,16 +338,7 @@ fn the_model_overlays_a_type_the_assembly_also_declares() {
     }
 }
 "#,
-    )
-    .unwrap();
-    let out = std::process::Command::new("mcs")
-        .args(["-target:library", "-out:Acme.Pool.dll", "Acme.Pool.cs"])
-        .current_dir(&lib)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("cannot run `mcs` ({e}): install the Debian package `mono-mcs`")
-        });
-    assert!(out.status.success(), "{out:?}");
+    );
     std::fs::write(
         dir.path().join("rlc-sharp.toml"),
         r#"usings = ["System"]
@@ -384,4 +404,103 @@ class Program
         vec![("library", "`Lease` must call `Release()`")],
         "{disposed}"
     );
+}
+
+/// Events and generic constraints of a package's types act as a source
+/// library's would. `-=` on a package type's event (an instance's or a
+/// static one) lets the publisher drop the handler: a `Dispose` that only
+/// does that releases something, so a lost listener is a leak (RLC0001),
+/// not one whose disposal releases nothing (RLC0010, as when the events are
+/// not declared). A `T` that a package's generic method returns, where
+/// `T : IDisposable`, must be disposed (without the constraint it is no
+/// resource).
+#[test]
+fn package_events_and_constraints_act_as_source_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let dll = mcs(
+        &dir.path().join("lib"),
+        "Acme.Feeds",
+        r#"using System;
+namespace Acme.Feeds {
+    public sealed class Feed : IDisposable {
+        public event EventHandler Changed;
+        public static event EventHandler Reset;
+        public void Dispose() { }
+        public void Raise() { Changed(this, EventArgs.Empty); Reset(null, EventArgs.Empty); }
+    }
+    public static class Pool {
+        public static T Rent<T>(Func<T> make) where T : IDisposable { return make(); }
+    }
+}
+"#,
+    );
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("App.csproj"),
+        r#"<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>
+  <ItemGroup><PackageReference Include="Acme.Feeds" Version="1.0.0" /></ItemGroup>
+</Project>"#,
+    )
+    .unwrap();
+    // `Gadget` is a type nothing declares: `Rent`'s `T` is not inferred.
+    std::fs::write(
+        app.join("Program.cs"),
+        r#"using System;
+using Acme.Feeds;
+
+sealed class Listener : IDisposable
+{
+    private readonly Feed _feed;
+    public Listener(Feed feed) { _feed = feed; feed.Changed += OnChanged; }
+    private void OnChanged(object sender, EventArgs e) { }
+    public void Dispose() => _feed.Changed -= OnChanged;
+}
+
+sealed class Canvas : IDisposable
+{
+    public Canvas() => Feed.Reset += OnReset;
+    private void OnReset(object sender, EventArgs e) { }
+    public void Dispose() => Feed.Reset -= OnReset;
+}
+
+class Program
+{
+    static void Listens(Feed f) { var l = new Listener(f); Console.WriteLine(l); }
+    static void Draws() { var c = new Canvas(); Console.WriteLine(c); }
+    static void Rents() { var g = Pool.Rent(() => Gadget.Make()); Console.WriteLine(g); }
+    static void RentsAndDisposes() { var g = Pool.Rent(() => Gadget.Make()); g.Dispose(); }
+}
+"#,
+    )
+    .unwrap();
+    restore(dir.path(), "Acme.Feeds", &dll);
+    let (found, json, _) = findings(dir.path());
+    let leaks: Vec<(String, u64)> = [21, 22, 23]
+        .into_iter()
+        .map(|l| ("RLC0001".to_string(), l))
+        .collect();
+    assert_eq!(found, leaks, "{json}");
+    let rents = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["line"] == 23)
+        .unwrap();
+    assert!(
+        rents["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("`IDisposable` returned by `Rent`"),
+        "{rents}"
+    );
+    // Each `-=` is an unsubscription from the publisher.
+    let ir = rlc(
+        dir.path(),
+        &["debug", "ir", "--method", "Dispose", "app/Program.cs"],
+    );
+    for expected in ["unsubscribe t1.?Changed -=", "unsubscribe static.?Reset -="] {
+        assert!(ir.stdout.contains(expected), "{expected}: {}", ir.stdout);
+    }
 }

@@ -673,8 +673,13 @@ impl Builder<'_> {
                         .iter()
                         .map(|b| self.index.resolve_type_ref(&ctx, b, &mut self.stats))
                         .collect();
+                    // A model type and its metadata overlay may both state a bound.
                     if let Some(bs) = bounds.get_mut(slot) {
-                        bs.extend(resolved.into_iter().filter(|b| !b.is_unknown()));
+                        for b in resolved {
+                            if !b.is_unknown() && !bs.contains(&b) {
+                                bs.push(b);
+                            }
+                        }
                     }
                 }
             }

@@ -1,7 +1,8 @@
 //! Referenced assemblies' public surface, read from their ECMA-335 metadata
 //! (never executed, never their IL): types with namespace, nesting, generic
-//! parameters, base type and interfaces; fields, properties, methods and
-//! constructors with their signatures; the spec attributes compiled into them.
+//! parameters and their constraints, base type and interfaces; fields,
+//! properties, events, methods and constructors with their signatures; the
+//! spec attributes compiled into them.
 //! [`stubs`] declares the types the sources need (their syntax, as parsed
 //! C# declarations would give it), which the front end indexes with the
 //! library model.
@@ -39,9 +40,10 @@ pub fn is_metadata_file(path: &std::path::Path) -> bool {
 }
 use sig::{SigReader, attr_args, type_key};
 
-/// The public types of one assembly. Their members are decoded when first
-/// asked for ([`Assembly::members`]): a run declares a few hundred of the
-/// thousands of types its assemblies have.
+/// The public types of one assembly. Their members and constraints are
+/// decoded when first asked for ([`Assembly::members`],
+/// [`Assembly::bounds`]): a run declares a few hundred of the thousands of
+/// types its assemblies have.
 #[derive(Clone, Debug, Default)]
 pub struct Assembly {
     pub types: Vec<MetaType>,
@@ -50,26 +52,43 @@ pub struct Assembly {
     /// besides the rows.
     bytes: Vec<u8>,
     surface: Surface,
-    members: Vec<OnceLock<Vec<MetaMember>>>,
+    decoded: Vec<OnceLock<Decoded>>,
+}
+
+/// What is decoded of a type when first asked for.
+#[derive(Clone, Debug, Default)]
+struct Decoded {
+    members: Vec<MetaMember>,
+    bounds: Vec<Vec<Sig>>,
 }
 
 impl Assembly {
     /// The public and protected members of `types[t]`, decoded once.
     pub fn members(&self, t: usize) -> &[MetaMember] {
-        let (Some(cell), Some(ty)) = (self.members.get(t), self.types.get(t)) else {
-            return &[];
-        };
-        cell.get_or_init(|| {
+        self.decoded(t).map_or(&[], |d| &d.members)
+    }
+
+    /// The bounds of each of `types[t]`'s generic parameters ([`MetaType::type_params`]).
+    pub fn bounds(&self, t: usize) -> &[Vec<Sig>] {
+        self.decoded(t).map_or(&[], |d| &d.bounds)
+    }
+
+    fn decoded(&self, t: usize) -> Option<&Decoded> {
+        let (cell, ty) = (self.decoded.get(t)?, self.types.get(t)?);
+        Some(cell.get_or_init(|| {
             // Read once already: the tables are there.
             let Ok(tables) = Tables::read(&self.bytes) else {
-                return Vec::new();
+                return Decoded::default();
             };
-            Reader {
+            let r = Reader {
                 t: &tables,
                 s: &self.surface,
+            };
+            Decoded {
+                members: r.members(ty.row, ty.kind),
+                bounds: r.bounds(T::TypeDef, ty.row),
             }
-            .members(ty.row, ty.kind)
-        })
+        }))
     }
 }
 
@@ -164,6 +183,8 @@ pub enum MetaMember {
         is_override: bool,
         is_extension: bool,
         type_params: Vec<String>,
+        /// The bounds of each of `type_params`.
+        bounds: Vec<Vec<Sig>>,
         ret: Sig,
         ret_attrs: Vec<MetaAttr>,
         params: Vec<MetaParam>,
@@ -178,6 +199,14 @@ pub enum MetaMember {
         params: Vec<MetaParam>,
         get: bool,
         set: bool,
+        attrs: Vec<MetaAttr>,
+    },
+    Event {
+        name: String,
+        /// Its delegate type.
+        ty: Sig,
+        access: Access,
+        is_static: bool,
         attrs: Vec<MetaAttr>,
     },
 }
@@ -198,16 +227,19 @@ type Parent = (u8, u32);
 #[derive(Clone, Debug, Default)]
 struct Surface {
     attrs: FxHashMap<Parent, Vec<MetaAttr>>,
-    /// Generic parameter names by owner (TypeDef or MethodDef) and number.
-    generics: FxHashMap<Parent, Vec<(u32, String)>>,
-    /// Property row -> (getter, setter); accessor method rows.
-    accessors: FxHashMap<u32, (Option<u32>, Option<u32>)>,
+    /// GenericParam rows by owner (TypeDef or MethodDef), with their numbers.
+    generics: FxHashMap<Parent, Vec<(u32, u32)>>,
+    /// GenericParam row -> its constraints' types (coded `TypeDefOrRef`).
+    constraints: FxHashMap<u32, Vec<u32>>,
+    /// (Property, row) -> (getter, setter), (Event, row) -> (adder,
+    /// remover); accessor method rows.
+    accessors: FxHashMap<Parent, (Option<u32>, Option<u32>)>,
     is_accessor: Vec<bool>,
     /// The owner TypeDef of each MethodDef row.
     method_owner: Vec<u32>,
     constants: FxHashMap<u32, (u8, u32)>,
-    /// TypeDef row -> its PropertyMap row.
-    properties: FxHashMap<u32, u32>,
+    /// (PropertyMap or EventMap, TypeDef row) -> the map's row.
+    maps: FxHashMap<Parent, u32>,
 }
 
 struct Reader<'t, 'a> {
@@ -234,41 +266,47 @@ pub fn read(file: &mut (impl Read + Seek)) -> Result<Assembly, String> {
     };
     read_attrs(t, &mut r);
     for row in 1..=t.rows(T::GenericParam) {
-        let (Some(number), Some(owner), Some(name)) = (
+        let (Some(number), Some(owner)) = (
             t.cell(T::GenericParam, row, 0),
             t.cell(T::GenericParam, row, 2)
                 .and_then(|c| Coded::TypeOrMethodDef.decode(c)),
-            t.cell(T::GenericParam, row, 3).and_then(|s| t.string(s)),
         ) else {
             continue;
         };
         r.generics
             .entry((owner.0 as u8, owner.1))
             .or_default()
-            .push((number, name.to_string()));
+            .push((number, row));
+    }
+    for row in 1..=t.rows(T::GenericParamConstraint) {
+        if let (Some(param), Some(ty)) = (
+            t.cell(T::GenericParamConstraint, row, 0),
+            t.cell(T::GenericParamConstraint, row, 1),
+        ) {
+            r.constraints.entry(param).or_default().push(ty);
+        }
     }
     for row in 1..=t.rows(T::MethodSemantics) {
-        let (Some(sem), Some(method), Some((T::Property, prop))) = (
-            t.cell(T::MethodSemantics, row, 0),
-            t.cell(T::MethodSemantics, row, 1),
-            t.cell(T::MethodSemantics, row, 2)
-                .and_then(|c| Coded::HasSemantics.decode(c)),
-        ) else {
-            // Events' accessors stay methods' names nobody calls.
-            if let Some(m) = t.cell(T::MethodSemantics, row, 1)
-                && let Some(slot) = r.is_accessor.get_mut(m as usize)
-            {
-                *slot = true;
-            }
+        let Some(method) = t.cell(T::MethodSemantics, row, 1) else {
             continue;
         };
+        // Other accessors (`.other`, an event's `raise`) stay methods' names nobody calls.
         if let Some(slot) = r.is_accessor.get_mut(method as usize) {
             *slot = true;
         }
-        let entry = r.accessors.entry(prop).or_default();
+        let (Some(sem), Some((owner @ (T::Property | T::Event), row))) = (
+            t.cell(T::MethodSemantics, row, 0),
+            t.cell(T::MethodSemantics, row, 2)
+                .and_then(|c| Coded::HasSemantics.decode(c)),
+        ) else {
+            continue;
+        };
+        let entry = r.accessors.entry((owner as u8, row)).or_default();
         match sem {
-            0x2 => entry.0 = Some(method),
-            0x1 => entry.1 = Some(method),
+            // Getter, adder.
+            0x2 | 0x8 => entry.0 = Some(method),
+            // Setter, remover.
+            0x1 | 0x10 => entry.1 = Some(method),
             _ => {}
         }
     }
@@ -282,9 +320,11 @@ pub fn read(file: &mut (impl Read + Seek)) -> Result<Assembly, String> {
             r.constants.insert(param, ((kind & 0xFF) as u8, blob));
         }
     }
-    for row in 1..=t.rows(T::PropertyMap) {
-        if let Some(owner) = t.cell(T::PropertyMap, row, 0) {
-            r.properties.insert(owner, row);
+    for map in [T::PropertyMap, T::EventMap] {
+        for row in 1..=t.rows(map) {
+            if let Some(owner) = t.cell(map, row, 0) {
+                r.maps.insert((map as u8, owner), row);
+            }
         }
     }
     let mut interfaces: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
@@ -294,13 +334,13 @@ pub fn read(file: &mut (impl Read + Seek)) -> Result<Assembly, String> {
         }
     }
     let types = Reader { t, s: &r }.types(&interfaces);
-    let members = vec![OnceLock::new(); types.len()];
+    let decoded = vec![OnceLock::new(); types.len()];
     drop(tables);
     Ok(Assembly {
         types,
         bytes,
         surface: r,
-        members,
+        decoded,
     })
 }
 
@@ -384,7 +424,9 @@ impl Reader<'_, '_> {
         attrs.iter().any(|a| a.name == name)
     }
 
-    fn generic_names(&self, table: T, row: u32) -> Vec<String> {
+    /// The generic parameters of a TypeDef or MethodDef row in order: their
+    /// GenericParam rows and names (those without one are left out).
+    fn generics(&self, table: T, row: u32) -> Vec<(u32, &str)> {
         let mut g = self
             .s
             .generics
@@ -392,7 +434,43 @@ impl Reader<'_, '_> {
             .cloned()
             .unwrap_or_default();
         g.sort_by_key(|(n, _)| *n);
-        g.into_iter().map(|(_, name)| name).collect()
+        g.into_iter()
+            .filter_map(|(_, p)| Some((p, self.t.string(self.t.cell(T::GenericParam, p, 3)?)?)))
+            .collect()
+    }
+
+    fn generic_names(&self, table: T, row: u32) -> Vec<String> {
+        self.generics(table, row)
+            .into_iter()
+            .map(|(_, name)| name.to_string())
+            .collect()
+    }
+
+    /// The types each generic parameter ([`Self::generic_names`]) is bound
+    /// by (`where T : IDisposable`). `class`, `struct` and `new()` are not
+    /// types, and the parser leaves them out of source constraints: so is the
+    /// `System.ValueType` that `struct` (and `unmanaged`) compile to.
+    fn bounds(&self, table: T, row: u32) -> Vec<Vec<Sig>> {
+        self.generics(table, row)
+            .into_iter()
+            .map(|(p, _)| {
+                let value_type = self
+                    .t
+                    .cell(T::GenericParam, p, 1)
+                    .is_some_and(|flags| flags & 0x8 != 0);
+                self.s
+                    .constraints
+                    .get(&p)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|&c| self.coded_type(c))
+                    .filter(|b| {
+                        !(value_type
+                            && matches!(b, Sig::Named { key, .. } if key == "System.ValueType"))
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// The public and nested-public types, with the InterfaceImpl rows of each TypeDef.
@@ -517,9 +595,16 @@ impl Reader<'_, '_> {
                 members.push(m);
             }
         }
-        if let Some(&pm) = self.s.properties.get(&row) {
+        if let Some(&pm) = self.s.maps.get(&(T::PropertyMap as u8, row)) {
             for p in t.list(T::PropertyMap, pm, 1, T::Property) {
                 if let Some(m) = self.property(p) {
+                    members.push(m);
+                }
+            }
+        }
+        if let Some(&em) = self.s.maps.get(&(T::EventMap as u8, row)) {
+            for e in t.list(T::EventMap, em, 1, T::Event) {
+                if let Some(m) = self.event(e) {
                     members.push(m);
                 }
             }
@@ -639,6 +724,7 @@ impl Reader<'_, '_> {
             is_override: is_virtual && !new_slot,
             is_extension: Self::has_attr(&attrs, "Extension"),
             type_params: self.generic_names(T::MethodDef, row),
+            bounds: self.bounds(T::MethodDef, row),
             ret: sig.ret,
             ret_attrs,
             params,
@@ -650,7 +736,12 @@ impl Reader<'_, '_> {
         let t = self.t;
         let name = t.string(t.cell(T::Property, row, 1)?)?;
         let sig = SigReader::new(t, t.blob(t.cell(T::Property, row, 2)?)?).method()?;
-        let (getter, setter) = self.s.accessors.get(&row).copied().unwrap_or_default();
+        let (getter, setter) = self
+            .s
+            .accessors
+            .get(&(T::Property as u8, row))
+            .copied()
+            .unwrap_or_default();
         let visible =
             |m: Option<u32>| m.and_then(|m| Some((m, access(t.cell(T::MethodDef, m, 2)?)?)));
         let (get, set) = (visible(getter), visible(setter));
@@ -682,6 +773,27 @@ impl Reader<'_, '_> {
             get: get.is_some(),
             set: set.is_some(),
             attrs: self.attrs_of(T::Property, row),
+        })
+    }
+
+    /// An event, public or protected as its accessors are (C# gives both one
+    /// access), static as they are.
+    fn event(&self, row: u32) -> Option<MetaMember> {
+        let t = self.t;
+        let name = t.string(t.cell(T::Event, row, 1)?)?;
+        let (add, remove) = self
+            .s
+            .accessors
+            .get(&(T::Event as u8, row))
+            .copied()
+            .unwrap_or_default();
+        let flags = t.cell(T::MethodDef, add.or(remove)?, 2)?;
+        Some(MetaMember::Event {
+            name: name.to_string(),
+            ty: self.coded_type(t.cell(T::Event, row, 2)?)?,
+            access: access(flags)?,
+            is_static: flags & 0x10 != 0,
+            attrs: self.attrs_of(T::Event, row),
         })
     }
 }
@@ -765,12 +877,184 @@ mod tests {
         assert_eq!(segments, ["Acme", "Client", "Connection"]);
     }
 
+    /// Events (public, protected and static; a private one is not read) and
+    /// the types' and methods' constraints, as written in the library's source.
+    #[test]
+    fn reads_events_and_constraints() {
+        let asm = read(&mut Cursor::new(FIXTURE)).unwrap();
+        let at = |key: &str| asm.types.iter().position(|t| t.key == key).unwrap();
+        let named = |key: &str, args: Vec<Sig>| Sig::Named {
+            key: key.into(),
+            args,
+        };
+        let events = |t: usize| -> Vec<(String, Sig, Access, bool)> {
+            asm.members(t)
+                .iter()
+                .filter_map(|m| match m {
+                    MetaMember::Event {
+                        name,
+                        ty,
+                        access,
+                        is_static,
+                        ..
+                    } => Some((name.clone(), ty.clone(), *access, *is_static)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let handler = named("System.EventHandler", vec![]);
+        assert_eq!(
+            events(at("Acme.Client.Connection")),
+            [("Closed".into(), handler.clone(), Access::Public, false)]
+        );
+        assert_eq!(
+            events(at("Acme.Client.ConnectionFactory")),
+            [("Reset".into(), handler, Access::Public, true)]
+        );
+        let args = vec![named("System.EventArgs", vec![])];
+        assert_eq!(
+            events(at("Acme.Client.Pool")),
+            [(
+                "Drained".into(),
+                named("System.EventHandler`1", args),
+                Access::Protected,
+                false
+            )]
+        );
+        // The accessors are the event's, not methods.
+        let names: Vec<&str> = asm
+            .members(at("Acme.Client.Connection"))
+            .iter()
+            .filter_map(|m| match m {
+                MetaMember::Method { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, [".ctor", "Send", "Dispose"]);
+
+        // `where TKey : class, IComparable<TKey> where TValue : struct`: the
+        // `System.ValueType` that `struct` compiles to is not a bound.
+        let cache = at("Acme.Client.Cache`2");
+        assert_eq!(asm.types[cache].type_params, ["TKey", "TValue"]);
+        let comparable = named("System.IComparable`1", vec![Sig::TypeParam(0)]);
+        assert_eq!(asm.bounds(cache), [vec![comparable], vec![]]);
+        let bounds = |t: usize, method: &str| {
+            asm.members(t).iter().find_map(|m| match m {
+                MetaMember::Method { name, bounds, .. } if name == method => Some(bounds.clone()),
+                _ => None,
+            })
+        };
+        // `where TOther : TKey`; `where T : IDisposable, new()`.
+        assert_eq!(bounds(cache, "Get"), Some(vec![vec![Sig::TypeParam(0)]]));
+        let disposable = named("System.IDisposable", vec![]);
+        assert_eq!(
+            bounds(at("Acme.Client.ConnectionFactory"), "Create"),
+            Some(vec![vec![disposable]])
+        );
+    }
+
+    /// The declarations of events and constraints are the parser's for the
+    /// same C#: field-like events, `where` clauses with the types only. (The
+    /// parser keeps `where TValue : struct` as a clause without bounds, which
+    /// the index skips: none is declared, so the C# below leaves it out.)
+    #[test]
+    fn events_and_constraints_are_declared_as_the_parser_declares_them() {
+        let asm = read(&mut Cursor::new(FIXTURE)).unwrap();
+        let used = [
+            "Connection",
+            "Closed",
+            "Hidden",
+            "ConnectionFactory",
+            "Reset",
+            "Create",
+            "Cache",
+            "Get",
+            "Pool",
+            "Drained",
+        ];
+        let files = stubs::generate(&[&asm], &|n| used.contains(&n), &Default::default());
+        let source = r#"namespace Acme.Client {
+            public sealed class Connection : global::System.IDisposable {
+                public event global::System.EventHandler Closed;
+            }
+            public static class ConnectionFactory {
+                public static event global::System.EventHandler Reset;
+                public static T Create<T>() where T : global::System.IDisposable, new();
+            }
+            public class Cache<TKey, TValue> where TKey : class, global::System.IComparable<TKey> {
+                public TValue Get<TOther>(TKey key) where TOther : TKey;
+            }
+            public class Pool {
+                protected event global::System.EventHandler<global::System.EventArgs> Drained;
+            }
+        }"#;
+        let parsed = crate::parse::parse_file(source, &Default::default());
+        // Declarations' lines without their numbering (which scopes the files have).
+        let lines = |file: &crate::hir::FileSyntax| -> Vec<String> {
+            crate::hir::dump(file, "")
+                .lines()
+                .filter(|l| l.starts_with("type#") || l.starts_with("  "))
+                .map(|l| {
+                    l.split(' ')
+                        .filter(|w| !w.starts_with("type#") && !w.starts_with("scope#"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        };
+        let generated = lines(&files[0].1);
+        for line in lines(&parsed) {
+            assert!(generated.contains(&line), "{line}: {generated:#?}");
+        }
+        assert!(
+            !generated.iter().any(|l| l.contains("Hidden")),
+            "{generated:#?}"
+        );
+    }
+
+    /// Overlaid on a model type, a package type's event that the model has
+    /// (by name) is the model's; one it lacks is added.
+    #[test]
+    fn an_overlay_adds_the_events_the_model_lacks() {
+        let asm = read(&mut Cursor::new(FIXTURE)).unwrap();
+        let factory = stubs::ModelType {
+            values: ["Reset".to_string()].into_iter().collect(),
+            ..Default::default()
+        };
+        let model = [
+            ("Acme.Client.Connection".to_string(), Default::default()),
+            ("Acme.Client.ConnectionFactory".to_string(), factory),
+        ]
+        .into_iter()
+        .collect();
+        let used = [
+            "Connection",
+            "Closed",
+            "ConnectionFactory",
+            "Reset",
+            "Create",
+        ];
+        let files = stubs::generate(&[&asm], &|n| used.contains(&n), &model);
+        let members = |ty: &str| -> Vec<(crate::hir::MemberKind, String)> {
+            let decl = files[0].1.types.iter().find(|t| t.name == ty).unwrap();
+            decl.members
+                .iter()
+                .map(|m| (m.kind, m.name.to_string()))
+                .collect()
+        };
+        use crate::hir::MemberKind::{Event, Method};
+        assert!(members("Connection").contains(&(Event, "Closed".into())));
+        assert_eq!(members("ConnectionFactory"), [(Method, "Create".into())]);
+    }
+
     #[test]
     fn every_truncation_is_an_error_not_a_panic() {
         for cut in 0..FIXTURE.len() {
-            // Members too: a type's are decoded when asked for.
+            // Members and constraints too: a type's are decoded when asked for.
             if let Ok(asm) = read(&mut Cursor::new(&FIXTURE[..cut])) {
-                let members: usize = (0..asm.types.len()).map(|t| asm.members(t).len()).sum();
+                let members: usize = (0..asm.types.len())
+                    .map(|t| asm.members(t).len() + asm.bounds(t).len())
+                    .sum();
                 assert!(members < cut, "cut at {cut}");
             }
         }
@@ -780,5 +1064,23 @@ mod tests {
                 .contains("truncated")
         );
         assert!(read(&mut Cursor::new(b"MZ")).is_err());
+    }
+
+    /// Any byte of the metadata set to 0x00 or 0xFF (row counts, indexes into
+    /// the tables and heaps, flags, signatures) is read, decoded and declared
+    /// without a panic.
+    #[test]
+    fn every_corrupted_metadata_byte_is_survived() {
+        let start = FIXTURE.windows(4).position(|w| w == b"BSJB").unwrap();
+        for at in start..FIXTURE.len() {
+            for byte in [0x00, 0xFF] {
+                let mut bytes = FIXTURE.to_vec();
+                bytes[at] = byte;
+                // Every type named: all are declared, their members and constraints decoded.
+                if let Ok(asm) = read(&mut Cursor::new(bytes)) {
+                    stubs::generate(&[&asm], &|_| true, &Default::default());
+                }
+            }
+        }
     }
 }

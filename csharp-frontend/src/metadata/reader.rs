@@ -24,6 +24,7 @@ pub enum T {
     CustomAttribute = 0x0C,
     DeclSecurity = 0x0E,
     StandAloneSig = 0x11,
+    EventMap = 0x12,
     Event = 0x14,
     PropertyMap = 0x15,
     Property = 0x17,

@@ -1,7 +1,8 @@
 //! Referenced assemblies' types as declarations' syntax ([`FileSyntax`]),
 //! for the indexer: only the types the sources name (by simple name) and
 //! what their declarations need (enclosing types, bases, interfaces, member
-//! signatures), with the members the sources name or C# calls unnamed.
+//! signatures and constraints), with the members the sources name or C#
+//! calls unnamed.
 //! A type the library model defines too is declared as one more part of the
 //! model's declaration (an overlay): only the members, base and nested types
 //! the model lacks, without the metadata's type-level attributes, so the
@@ -11,9 +12,9 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::hir::{
-    Accessor, AccessorKind, AttrValue, Attribute, AttributeArg, FileSyntax, Member, MemberKind,
-    Modifiers, Name, NamespaceScope, Param, ParamModifier, PathSegment, Predefined, ScopeId,
-    TextRange, TypeDecl, TypeDeclId, TypeKind, TypeParam, TypeRef, Variance,
+    Accessor, AccessorKind, AttrValue, Attribute, AttributeArg, Constraint, FileSyntax, Member,
+    MemberKind, Modifiers, Name, NamespaceScope, Param, ParamModifier, PathSegment, Predefined,
+    ScopeId, TextRange, TypeDecl, TypeDeclId, TypeKind, TypeParam, TypeRef, Variance,
 };
 
 use super::{Access, Assembly, AttrArg, MetaAttr, MetaKind, MetaMember, MetaParam, MetaType, Sig};
@@ -37,18 +38,20 @@ pub struct ModelType {
 }
 
 impl ModelType {
-    /// Whether the model has this member: a field or property of its name
-    /// (C# allows no other member of that name); a method, constructor or
+    /// Whether the model has this member: a field, property or event of its
+    /// name (C# allows no other member of that name); a method, constructor or
     /// indexer of its name and parameter count whose parameters' shapes
     /// agree (`?` agrees with any), so a metadata overload the model lacks
     /// is added and one it has is the model's.
     fn has(&self, m: &MetaMember) -> bool {
+        let value = |name: &String| {
+            self.values.contains(name) || self.methods.iter().any(|(n, _)| n == name)
+        };
         let (name, params) = match m {
             MetaMember::EnumValue(_) => return true,
             MetaMember::Field { name, .. } => return self.values.contains(name),
-            MetaMember::Property { name, params, .. } if params.is_empty() => {
-                return self.values.contains(name) || self.methods.iter().any(|(n, _)| n == name);
-            }
+            MetaMember::Property { name, params, .. } if params.is_empty() => return value(name),
+            MetaMember::Event { name, .. } => return value(name),
             MetaMember::Property { params, .. } => ("this[]", params),
             MetaMember::Method { name, params, .. } => {
                 if self.values.contains(name) {
@@ -359,8 +362,13 @@ pub fn generate(
         if follow_now {
             let mut keys = Vec::new();
             let own = model.get(&ty.key);
+            let asm = assemblies[at.0];
+            asm.bounds(at.1)
+                .iter()
+                .flatten()
+                .for_each(|b| sig_keys(b, &mut keys));
             // The members the model has keep the model's signatures.
-            let members = assemblies[at.0].members(at.1);
+            let members = asm.members(at.1);
             for m in members
                 .iter()
                 .filter(|m| used(m, wanted) && !own.is_some_and(|o| o.has(m)))
@@ -477,7 +485,8 @@ fn used(m: &MetaMember, wanted: &dyn Fn(&str) -> bool) -> bool {
         MetaMember::Property { params, .. } if !params.is_empty() => return true,
         MetaMember::Field { name, .. }
         | MetaMember::Property { name, .. }
-        | MetaMember::Method { name, .. } => name,
+        | MetaMember::Method { name, .. }
+        | MetaMember::Event { name, .. } => name,
     };
     name.starts_with('.')
         || name.starts_with("op_")
@@ -487,11 +496,17 @@ fn used(m: &MetaMember, wanted: &dyn Fn(&str) -> bool) -> bool {
 
 fn member_keys(m: &MetaMember, out: &mut Vec<String>) {
     match m {
-        MetaMember::Field { ty, .. } => sig_keys(ty, out),
+        MetaMember::Field { ty, .. } | MetaMember::Event { ty, .. } => sig_keys(ty, out),
         MetaMember::EnumValue(_) => {}
-        MetaMember::Method { ret, params, .. } => {
+        MetaMember::Method {
+            ret,
+            params,
+            bounds,
+            ..
+        } => {
             sig_keys(ret, out);
             params.iter().for_each(|p| sig_keys(&p.ty, out));
+            bounds.iter().flatten().for_each(|b| sig_keys(b, out));
         }
         MetaMember::Property { ty, params, .. } => {
             sig_keys(ty, out);
@@ -652,6 +667,23 @@ fn params(list: &[MetaParam], extension: bool, cx: &Ctx<'_>) -> Option<Vec<Param
         .collect()
 }
 
+/// The `where` clauses of generic parameters (`names`) bound by types; a
+/// bound C# cannot spell is left out.
+fn constraints(names: &[String], bounds: &[Vec<Sig>], cx: &Ctx<'_>) -> Vec<Constraint> {
+    names
+        .iter()
+        .zip(bounds)
+        .filter_map(|(name, bounds)| {
+            let bounds: Vec<TypeRef> = bounds.iter().filter_map(|b| type_ref(b, cx)).collect();
+            Some(Constraint {
+                param: ident(name)?,
+                bounds,
+            })
+            .filter(|c| !c.bounds.is_empty())
+        })
+        .collect()
+}
+
 fn type_params_of(names: &[String]) -> Option<Vec<TypeParam>> {
     names
         .iter()
@@ -703,11 +735,12 @@ impl Declarer<'_> {
             type_params,
             method_params: &[],
         };
+        let bounds = self.asm.bounds(t).get(outer_arity..).unwrap_or(&[]);
         let mut decl = TypeDecl {
             kind: TypeKind::Class,
             name,
             type_params: type_params_of(own)?,
-            constraints: Vec::new(),
+            constraints: constraints(own, bounds, &cx),
             scope: ScopeId(0),
             parent: None,
             modifiers: Modifiers::PUBLIC
@@ -841,6 +874,7 @@ fn member(m: &MetaMember, decl: &TypeDecl, cx: &Ctx<'_>) -> Option<Member> {
             is_override,
             is_extension,
             type_params,
+            bounds,
             ret,
             ret_attrs,
             params: ps,
@@ -875,6 +909,7 @@ fn member(m: &MetaMember, decl: &TypeDecl, cx: &Ctx<'_>) -> Option<Member> {
             let ret_ty = type_ref(ret, &mcx)?;
             Some(Member {
                 type_params: type_params_of(type_params)?,
+                constraints: constraints(type_params, bounds, &mcx),
                 ty: Some(match ret {
                     Sig::ByRef(_) => TypeRef::Ref(Box::new(ret_ty)),
                     _ => ret_ty,
@@ -927,6 +962,20 @@ fn member(m: &MetaMember, decl: &TypeDecl, cx: &Ctx<'_>) -> Option<Member> {
                 ..Member::empty(kind)
             })
         }
+        // As the parser gives a field-like event (`public event global::System.EventHandler Changed;`).
+        MetaMember::Event {
+            name,
+            ty,
+            access: a,
+            is_static,
+            attrs: at,
+        } => Some(Member {
+            ty: Some(type_ref(ty, cx)?),
+            modifiers: access(*a) | is(*is_static, Modifiers::STATIC),
+            attrs: attrs(at, None),
+            name: ident(name)?,
+            ..Member::empty(MemberKind::Event)
+        }),
     }
 }
 
@@ -944,6 +993,7 @@ mod tests {
             is_override: false,
             is_extension: false,
             type_params: Vec::new(),
+            bounds: Vec::new(),
             ret: Sig::Keyword("void"),
             ret_attrs: Vec::new(),
             params: params
@@ -985,5 +1035,16 @@ mod tests {
         assert!(!model.has(&method(".ctor", &[list])));
         assert!(model.has(&method("Length", &[])));
         assert!(!model.has(&method("Flush", &[])));
+        // An event, by name, as a property.
+        let event = |name: &str| MetaMember::Event {
+            name: name.into(),
+            ty: Sig::Keyword("object"),
+            access: Access::Public,
+            is_static: false,
+            attrs: Vec::new(),
+        };
+        assert!(model.has(&event("Length")));
+        assert!(model.has(&event("Write")));
+        assert!(!model.has(&event("Closed")));
     }
 }

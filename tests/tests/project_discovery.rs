@@ -792,8 +792,8 @@ fn test_projects_by_each_signal() {
     assert_eq!(test("Lib"), None);
 }
 
-/// `tests/fixtures/projects/test_signals`: a runner's package decides whatever
-/// the name; a test framework alone is a product's (a game's in-game test
+/// `tests/fixtures/projects/test_signals`: a runner's package (a benchmark
+/// harness's too) decides whatever the name; a test framework alone is a product's (a game's in-game test
 /// browser) unless the project's name says tests.
 #[test]
 fn a_test_framework_alone_is_no_test_project() {
@@ -802,6 +802,10 @@ fn a_test_framework_alone_is_no_test_project() {
     assert_eq!(
         test("Runner"),
         Some(TestEvidence::Framework("Microsoft.NET.Test.Sdk".into()))
+    );
+    assert_eq!(
+        test("Perf"),
+        Some(TestEvidence::Framework("BenchmarkDotNet".into()))
     );
     assert_eq!(test("Game"), None);
     assert_eq!(

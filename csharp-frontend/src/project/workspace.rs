@@ -431,7 +431,7 @@ fn merge(
 /// Packages, SDKs (or, in a legacy project, assemblies) that make a project
 /// one a test runner runs: the test SDK, the adapters, the self-running
 /// `NUnitLite`, MSTest's and TUnit's all-in-one packages and SDK, the legacy
-/// MSTest assembly. Names, or prefixes ending in `.`.
+/// MSTest assembly, and BenchmarkDotNet. Names, or prefixes ending in `.`.
 const TEST_RUNNERS: &[&str] = &[
     "Microsoft.NET.Test.Sdk",
     "NUnit3TestAdapter",
@@ -442,6 +442,8 @@ const TEST_RUNNERS: &[&str] = &[
     "MSTest.TestAdapter",
     "TUnit",
     "Microsoft.VisualStudio.QualityTools.UnitTestFramework",
+    // A benchmark harness: run as a runner runs tests, shipped nowhere.
+    "BenchmarkDotNet",
 ];
 
 /// The test frameworks' own packages (or assemblies): referenced by test

@@ -61,8 +61,22 @@ impl Definitions {
     /// The variable `var` is a copy of, followed through single-definition
     /// copies (`var client = this;` gives `this`); `var` itself otherwise.
     pub fn copied_from(&self, body: &Body, var: VarId) -> VarId {
+        self.copied_from_until(body, var, |_| false)
+    }
+
+    /// [`Definitions::copied_from`], stopping at the first variable `stop`
+    /// accepts (a parameter, whose value on entry no statement assigns).
+    pub fn copied_from_until(
+        &self,
+        body: &Body,
+        var: VarId,
+        stop: impl Fn(VarId) -> bool,
+    ) -> VarId {
         let mut v = var;
         for _ in 0..16 {
+            if stop(v) {
+                break;
+            }
             match self.single(v).map(|n| &body.node(n).stmt) {
                 Some(Stmt::Copy {
                     src: Operand::Var(s),

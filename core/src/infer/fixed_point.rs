@@ -27,7 +27,7 @@ use super::{
 use crate::consistency::{
     Inputs, ObligationKind, Verdict, discharged_on_some_path, guarantees, takes_elements, verify,
 };
-use crate::facts::{ProgramFacts, ValueSource, defined_vars};
+use crate::facts::{Definitions, ProgramFacts, ValueSource, defined_vars};
 use crate::ir::{
     Bodies, Body, BodyId, BodyKind, CallKind, Callee, NodeId, Operand, Stmt, VarId, VarKind,
 };
@@ -270,18 +270,15 @@ fn callers_dispose_argument(
         if passed.is_empty() {
             continue;
         }
-        let disposed = disposed_locals(p, body);
+        let defs = Definitions::of(body);
+        let is_param = |v: VarId| matches!(body.var(v).kind, VarKind::Param(_));
+        let root = |v: VarId| defs.copied_from_until(body, v, is_param);
+        let disposed = disposed_locals(p, body, root);
         for (key, v) in passed {
             // Only a variable assigned once disposes the value passed, not one
             // that the call's result replaces (`bmp = Normalize(bmp);`).
-            let root = copy_root(body, v);
-            let passed_in = usize::from(matches!(body.var(root).kind, VarKind::Param(_)));
-            let assignments = passed_in
-                + body
-                    .nodes
-                    .iter()
-                    .filter(|n| defined_vars(&n.stmt).any(|d| d == root))
-                    .count();
+            let root = root(v);
+            let assignments = usize::from(is_param(root)) + defs.all(root).len();
             if assignments <= 1 && disposed.contains(&root) {
                 found.insert(key);
             }
@@ -290,20 +287,14 @@ fn callers_dispose_argument(
     found
 }
 
-/// The variables of `body` (as their [`copy_root`]) on which it calls a
+/// The variables of `body` (as `root` gives them) on which it calls a
 /// disposal method on a path without exceptions.
-fn disposed_locals(p: &Program, body: &Body) -> FxHashSet<VarId> {
+fn disposed_locals(p: &Program, body: &Body, root: impl Fn(VarId) -> VarId) -> FxHashSet<VarId> {
     // Along normal edges only: a `catch { s.Dispose(); throw; }` cleans up
     // after a failure, it does not keep the value when the call returns.
-    let mut normal = vec![false; body.nodes.len()];
-    let mut stack = vec![body.entry];
-    while let Some(n) = stack.pop() {
-        if let Some(seen) = normal.get_mut(n.index())
-            && !std::mem::replace(seen, true)
-        {
-            stack.extend(body.node(n).succ.targets());
-        }
-    }
+    let normal = crate::cfg::reachable_cut(body, |from, to| {
+        !body.node(from).succ.targets().any(|t| t == to)
+    });
     body.nodes
         .iter()
         .zip(normal)
@@ -314,36 +305,11 @@ fn disposed_locals(p: &Program, body: &Body) -> FxHashSet<VarId> {
                     .callee_name(p)
                     .is_some_and(|name| p.conventions.is_disposal_method(name)) =>
             {
-                call.receiver.map(|r| copy_root(body, r))
+                call.receiver.map(&root)
             }
             _ => None,
         })
         .collect()
-}
-
-/// The variable `v` was copied from, through the body's only definitions of
-/// each (`using var s = stream;` is `stream`; a parameter is its own).
-fn copy_root(body: &Body, mut v: VarId) -> VarId {
-    for _ in 0..8 {
-        if matches!(body.var(v).kind, VarKind::Param(_)) {
-            break;
-        }
-        let mut defs = body
-            .nodes
-            .iter()
-            .filter(|n| defined_vars(&n.stmt).any(|d| d == v));
-        match (defs.next().map(|n| &n.stmt), defs.next()) {
-            (
-                Some(Stmt::Copy {
-                    src: Operand::Var(src),
-                    ..
-                }),
-                None,
-            ) => v = *src,
-            _ => break,
-        }
-    }
-    v
 }
 
 /// Whether the store at `n` stores a member of another object (`_input =
